@@ -1,0 +1,35 @@
+"""evalfw: plugin-based, config-driven machine-translation evaluation.
+
+Public API (imported lazily, so ``import evalfw`` stays cheap):
+
+- :func:`corpus_bleu`, :func:`sentence_bleu`, :func:`sentence_scores` -- score text;
+- :func:`run` -- run a config and return its record;
+- :data:`hookimpl` and the component base classes in :mod:`evalfw.components` -- write plugins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evalfw.plugin import hookimpl
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "corpus_bleu": "evalfw.bleu.api",
+    "sentence_bleu": "evalfw.bleu.api",
+    "sentence_scores": "evalfw.bleu.api",
+    "BleuScore": "evalfw.bleu.result",
+    "PluginHost": "evalfw.plugin.host",
+    "run": "evalfw.runner.run",
+}
+
+__all__ = ["__version__", "hookimpl", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'evalfw' has no attribute {name!r}")

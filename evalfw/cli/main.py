@@ -1,0 +1,92 @@
+"""The ``evalfw`` command: a thin argparse front over the Python API.
+
+Each sub-command lives in its own module ``evalfw.cli.cmd_<name>`` exposing ``HELP``
+(one line), ``EPILOG`` (examples), ``configure(parser)`` and ``execute(args) -> int``.
+User errors (:class:`evalfw.errors.EvalfwError`) become one ``evalfw: error: ...`` line on
+stderr with the error's exit status; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from evalfw import __version__
+from evalfw.errors import EvalfwError
+
+COMMANDS = (
+    "score",
+    "run",
+    "validate",
+    "schema",
+    "show",
+    "verify",
+    "runs",
+    "compare",
+    "plugins",
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own usage errors: same one-line style
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"evalfw: error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="evalfw",
+        description="Config-driven, reproducible machine-translation evaluation.",
+        epilog="examples:\n  evalfw run configs/wmt.yaml\n  evalfw score -r ref.txt -i hyp.txt\n"
+        "  evalfw plugins --all\n\nRun 'evalfw COMMAND --help' for a command's options.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"evalfw {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"evalfw.cli.cmd_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"evalfw.cli.cmd_{name}":
+                raise
+            continue
+        p = sub.add_parser(
+            name,
+            help=module.HELP,
+            description=module.HELP,
+            epilog=getattr(module, "EPILOG", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="show tracebacks for errors")
+        module.configure(p)
+        p.set_defaults(_execute=module.execute)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_execute", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._execute(args) or 0)
+    except EvalfwError as exc:
+        if args.debug:
+            raise
+        sys.stderr.write(f"evalfw: error: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("evalfw: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
