@@ -55,6 +55,7 @@ BUILTIN_PLUGINS = (
     "evalfw.builtin.sacrebleu_family",
     "evalfw.builtin.nltk_family",
     "evalfw.builtin.paper_family",
+    "evalfw.builtin.moses_family",
     "evalfw.builtin.presets",
     "evalfw.builtin.reporters",
     "evalfw.builtin.bucketers",
@@ -222,7 +223,8 @@ class PluginHost:
     def plugin_info(self, name: str) -> PluginInfo | None:
         return next((p for p in self.plugins if p.name == name), None)
 
-    def create(self, kind: str, name: str, options: Any = None) -> Any:
+    def component(self, kind: str, name: str, options: Any = None) -> Any:
+        """Instantiate component ``name`` of ``kind`` with ``options``."""
         return self.registry(kind).create(name, options)
 
 

@@ -1,0 +1,188 @@
+"""The BLEU engine: text -> per-segment statistics -> corpus or sentence scores.
+
+Pure computation: no file I/O. Every component output is checked on the way through, so a
+misbehaving plugin produces an error naming it instead of a plausible wrong number.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from evalfw.bleu.result import BleuScore
+from evalfw.bleu.spec import BleuSpec
+from evalfw.bleu.stats import ReferenceIndex, SegmentStats
+from evalfw.components import Component, Counts, Smoothed
+from evalfw.errors import EvalfwError, InputError, PluginError
+
+
+def _fail(comp: Component, what: str, segment: int | None = None) -> PluginError:
+    where = f" (segment {segment + 1})" if segment is not None else ""
+    return PluginError(f"{comp.kind} '{comp.name}' {what}{where}; report this to its plugin author")
+
+
+def _call(comp: Component, method: str, *args: Any) -> Any:
+    try:
+        return getattr(comp, method)(*args)
+    except EvalfwError:
+        raise
+    except Exception as exc:  # third-party code: attribute the failure
+        raise _fail(comp, f"raised {type(exc).__name__}: {exc} in {method}()") from exc
+
+
+def tokenize(spec: BleuSpec, lines: Sequence[str]) -> list[list[str]]:
+    """Lowercase (if asked) and tokenize a batch of lines."""
+    if spec.lowercase:
+        lines = [s.lower() for s in lines]
+    out = _call(spec.tokenizer, "tokenize", lines)
+    if not isinstance(out, list) or len(out) != len(lines):
+        got = len(out) if isinstance(out, list) else type(out).__name__
+        raise _fail(spec.tokenizer, f"returned {got} token lists for {len(lines)} lines")
+    return out
+
+
+def index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
+    """Tokenize and index reference streams (``references[k][i]``; ``None`` = no k-th ref)."""
+    streams: list[list[list[str] | None]] = []
+    for stream in references:
+        present = [i for i, s in enumerate(stream) if s is not None]
+        toks = tokenize(spec, [stream[i] for i in present])  # type: ignore[misc]
+        full: list[list[str] | None] = [None] * len(stream)
+        for i, t in zip(present, toks):
+            full[i] = t
+        streams.append(full)
+    return _call(spec.precision, "index_references", streams, spec.count_orders)
+
+
+def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceIndex) -> SegmentStats:
+    """Per-segment statistics of raw hypothesis lines against an indexed test set."""
+    return stats_from_tokens(spec, tokenize(spec, hypotheses), index)
+
+
+def stats_from_tokens(spec: BleuSpec, hyp_tokens: Sequence[Sequence[Any]],
+                      index: ReferenceIndex) -> SegmentStats:
+    stats = _call(spec.precision, "count", hyp_tokens, index)
+    check_stats(spec, stats, len(hyp_tokens))
+    return stats
+
+
+def check_stats(spec: BleuSpec, stats: Any, n: int) -> None:
+    comp = spec.precision
+    if not isinstance(stats, SegmentStats):
+        raise _fail(comp, f"returned {type(stats).__name__}, not SegmentStats")
+    if len(stats) != n or stats.max_order < spec.count_orders:
+        raise _fail(comp, f"returned statistics of shape {stats.matches.shape}, expected "
+                          f"({n}, {spec.count_orders})")
+    if (stats.matches < 0).any() or (stats.hyp_len < 0).any():
+        row = int(np.argwhere((stats.matches < 0).any(axis=1) | (stats.hyp_len < 0))[0][0])
+        raise _fail(comp, "returned negative counts", row)
+    bad = stats.matches > stats.totals
+    if bad.any():
+        raise _fail(comp, "returned more matches than n-grams", int(np.argwhere(bad)[0][0]))
+
+
+def chosen_ref_len(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
+    ref = _call(spec.brevity_penalty, "choose_ref_len", stats.hyp_len, stats.ref_lens)
+    ref = np.asarray(ref)
+    if ref.shape != stats.hyp_len.shape:
+        raise _fail(spec.brevity_penalty, f"chose reference lengths of shape {ref.shape}")
+    return ref
+
+
+def corpus_counts(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | None = None) -> Counts:
+    if len(stats) == 0:
+        raise InputError("no segments to score; the input is empty")
+    if ref_len is None:
+        ref_len = chosen_ref_len(spec, stats)
+    n = spec.max_order
+    last = spec.smoothing.needs_orders
+    return Counts(
+        matches=tuple(stats.matches[:, :n].sum(axis=0).tolist()),
+        totals=tuple(stats.totals[:, :n].sum(axis=0).tolist()),
+        hyp_len=int(stats.hyp_len.sum()),
+        ref_len=int(ref_len.sum()),
+        segments=len(stats),
+        last_matches=tuple(stats.matches[-1, :last].tolist()) if last else (),
+        last_totals=tuple(stats.totals[-1, :last].tolist()) if last else (),
+        last_hyp_len=int(stats.hyp_len[-1]),
+    )
+
+
+def _check_smoothed(spec: BleuSpec, sm: Any, segment: int | None) -> Smoothed:
+    comp = spec.smoothing
+    if not isinstance(sm, Smoothed) or len(sm.precisions) != spec.max_order:
+        raise _fail(comp, f"returned {sm!r}; expected Smoothed with {spec.max_order} precisions",
+                    segment)
+    for p in sm.precisions:
+        if not isinstance(p, (int, float, Fraction)) or isinstance(p, bool) or p < 0 or (
+            isinstance(p, float) and not math.isfinite(p)
+        ):
+            raise _fail(comp, f"returned an invalid precision {p!r}", segment)
+    return sm
+
+
+def score_counts(spec: BleuSpec, counts: Counts, nrefs: int | str = 1,
+                 segment: int | None = None) -> BleuScore:
+    """Score from (corpus or segment) counts: penalty, smoothing, mean."""
+    bp = _call(spec.brevity_penalty, "penalty", counts.hyp_len, counts.ref_len)
+    smoothed = _check_smoothed(spec, _call(spec.smoothing, "smooth", counts), segment)
+    scores = _call(spec.mean, "combine", smoothed, counts, bp, spec.weights)
+    scores = tuple(scores)
+    expected = 1 if spec.weights is None else len(spec.weights)
+    if len(scores) != expected:
+        raise _fail(spec.mean, f"returned {len(scores)} scores for {expected} weight tuples", segment)
+    for s in scores:
+        if not isinstance(s, (int, float)) or isinstance(s, bool) or math.isnan(s) or s < 0 \
+                or math.isinf(s):
+            raise _fail(spec.mean, f"returned an invalid score {s!r}", segment)
+    mean_scale = getattr(spec.mean, "score_scale", None) or spec.mean.scale
+    return BleuScore(
+        score=scores[0],
+        scores=scores,
+        precisions=tuple(float(p) for p in smoothed.precisions),
+        counts=smoothed.matches,
+        totals=smoothed.totals,
+        bp=bp,
+        hyp_len=counts.hyp_len,
+        ref_len=counts.ref_len,
+        signature=spec.signature(nrefs),
+        sacrebleu_signature=spec.foreign_signature(nrefs),
+        score_scale=mean_scale,
+        precision_scale=spec.smoothing.scale,
+    )
+
+
+def count_refs(stats: SegmentStats) -> int | str:
+    """Number of references per segment, or ``"var"`` when it varies (sacreBLEU's rule)."""
+    per_seg = (stats.ref_lens >= 0).sum(axis=1)
+    if len(per_seg) == 0:
+        return 0
+    return int(per_seg[0]) if (per_seg == per_seg[0]).all() else "var"
+
+
+def corpus_score(spec: BleuSpec, stats: SegmentStats) -> BleuScore:
+    return score_counts(spec, corpus_counts(spec, stats), count_refs(stats))
+
+
+def segment_counts(spec: BleuSpec, stats: SegmentStats, i: int, ref_len: np.ndarray) -> Counts:
+    n = spec.max_order
+    last = spec.smoothing.needs_orders
+    m = stats.matches[i].tolist()
+    t = stats.totals[i].tolist()
+    return Counts(
+        matches=tuple(m[:n]), totals=tuple(t[:n]), hyp_len=int(stats.hyp_len[i]),
+        ref_len=int(ref_len[i]), segments=1, last_matches=tuple(m[:last]),
+        last_totals=tuple(t[:last]), last_hyp_len=int(stats.hyp_len[i]),
+    )
+
+
+def sentence_scores(spec: BleuSpec, stats: SegmentStats) -> list[BleuScore]:
+    """One score per segment, each computed from that segment's statistics alone."""
+    ref_len = chosen_ref_len(spec, stats)
+    nrefs = count_refs(stats)
+    return [score_counts(spec, segment_counts(spec, stats, i, ref_len), nrefs, segment=i)
+            for i in range(len(stats))]
