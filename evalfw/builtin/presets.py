@@ -19,6 +19,18 @@ from evalfw.plugin import hookimpl
 SACREBLEU_VERSION = "2.6.0"
 
 
+def sacrebleu_tokenizer_signature(tokenizer: Any) -> str | None:
+    """What sacreBLEU's signature calls this tokenizer (``tok:<this>``), or None if it is not
+    one of sacreBLEU's. Tokenizers may define ``sacrebleu_signature()`` (MeCab ones add the
+    dictionary version); the built-in ones are named as in sacreBLEU."""
+    method = getattr(tokenizer, "sacrebleu_signature", None)
+    if callable(method):
+        return str(method())
+    if type(tokenizer).__module__.startswith("evalfw.builtin.tokenizers"):
+        return str(tokenizer.name)
+    return None
+
+
 class SacreBleuPreset(Preset):
     name = "sacrebleu"
     description = "sacreBLEU 2.6.0 defaults: 13a, exp smoothing, closest ref length, 0-100"
@@ -33,10 +45,10 @@ class SacreBleuPreset(Preset):
     }
 
     def foreign_signature(self, spec: Any, nrefs: int | str) -> str | None:
-        tok = getattr(spec.tokenizer, "sacrebleu_signature", None)
+        tok = sacrebleu_tokenizer_signature(spec.tokenizer)
         smooth = getattr(spec.smoothing, "sacrebleu_signature", None)
         expressible = (
-            callable(tok) and callable(smooth)
+            tok is not None and callable(smooth)
             and spec.precision.name == "clipped" and spec.precision.options["total_floor"] == 0
             and spec.brevity_penalty.name == "closest"
             and spec.brevity_penalty.options["formula"] == "sacrebleu"
@@ -46,7 +58,7 @@ class SacreBleuPreset(Preset):
             return None
         eff = "yes" if spec.mean.options["effective_order"] else "no"
         case = "lc" if spec.lowercase else "mixed"
-        return (f"nrefs:{nrefs}|case:{case}|eff:{eff}|tok:{tok()}|smooth:{smooth()}"
+        return (f"nrefs:{nrefs}|case:{case}|eff:{eff}|tok:{tok}|smooth:{smooth()}"
                 f"|version:{SACREBLEU_VERSION}")
 
 

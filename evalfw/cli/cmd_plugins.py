@@ -1,0 +1,66 @@
+"""``evalfw plugins``: list loaded plugins, their distributions and the components they provide."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+HELP = "list plugins, their distributions and versions, and the components each provides"
+EPILOG = """examples:
+  evalfw plugins            third-party plugins (entry points and plugin directories)
+  evalfw plugins --all      built-in plugins too, with every component
+  evalfw plugins --json     machine-readable
+  evalfw plugins --plugins-dir plugins/local
+"""
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--all", action="store_true", help="include built-in plugins")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--plugins-dir", action="append", default=[], help="also load this plugin directory")
+
+
+def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
+    rows = []
+    for info in [*host.plugins, *host.broken]:
+        if info.source == "builtin" and not include_builtin:
+            continue
+        row = info.to_json()
+        row["status"] = "error" if info.error else "ok"
+        if not info.error:
+            comps = host.components_of(info.name)
+            row["components"] = comps
+            conflicts = [f"{kind} '{name}'" for kind, reg in host.registries.items()
+                         for name, entries in reg.conflicts.items()
+                         if any(e.plugin.name == info.name for e in entries)]
+            if conflicts:
+                row["status"] = "conflict"
+                row["conflicts"] = conflicts
+        rows.append(row)
+    return rows
+
+
+def execute(args: argparse.Namespace) -> int:
+    from evalfw.plugin.host import PluginHost
+
+    host = PluginHost.create(plugin_dirs=args.plugins_dir)
+    rows = describe(host, args.all)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    if not rows:
+        print("no third-party plugins installed (use --all to list the built-in ones)")
+    for row in rows:
+        origin = (f"{row['distribution']} {row['version']}" if row.get("distribution")
+                  else row.get("path") or row["source"])
+        print(f"{row['name']}  [{origin}]  {row['status']}")
+        if row.get("error"):
+            print(f"    error: {row['error']}")
+        for kind, names in row.get("components", {}).items():
+            print(f"    {kind}: {', '.join(names)}")
+        for c in row.get("conflicts", []):
+            print(f"    conflict: {c} is also provided by another plugin")
+    return 0

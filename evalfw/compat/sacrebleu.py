@@ -1,0 +1,292 @@
+"""Drop-in replacement for sacreBLEU 2.6.0's BLEU API, computed by evalfw's components.
+
+Change ``from sacrebleu.metrics import BLEU`` (or ``from sacrebleu import corpus_bleu``) to
+``from evalfw.compat.sacrebleu import ...`` and get the same numbers, fields, signature and
+``str()``. One deliberate difference: a hypothesis/reference count mismatch raises
+``evalfw.errors.InputError`` instead of being silently truncated by ``zip``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from evalfw.bleu import engine
+from evalfw.bleu.spec import BleuSpec, resolve_spec
+from evalfw.bleu.stats import ReferenceIndex, SegmentStats
+from evalfw.builtin.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
+from evalfw.components import Counts
+from evalfw.errors import InputError
+
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+
+log = logging.getLogger("evalfw.compat.sacrebleu")
+
+TOKENIZER_DEFAULT = "13a"
+_TOKENIZER_BY_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1,
+                                                   "exp": None}
+
+
+@functools.cache
+def _host() -> Any:
+    # Built-ins only: a drop-in for sacreBLEU must not change with installed plugins.
+    from evalfw.plugin.host import PluginHost
+
+    return PluginHost.create(autoload=False)
+
+
+class BLEUScore:
+    """sacreBLEU's ``BLEUScore``: same fields, ``format()`` and ``str()``."""
+
+    def __init__(self, score: float, counts: list[Any], totals: list[Any],
+                 precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
+        self.name = "BLEU"
+        self.score = score
+        self._mean = -1.0
+        self._ci = -1.0
+        self.bp = bp
+        self.counts = counts
+        self.totals = totals
+        self.sys_len = sys_len
+        self.ref_len = ref_len
+        self.precisions = precisions
+        self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
+        self.ratio = sys_len / ref_len if ref_len else 0
+        self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
+                         f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
+               is_json: bool = False) -> str:
+        sc = f"{self.score:.{width}f}"
+        d: dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
+        if self._mean > 0:
+            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
+            conf = f"μ = {mean} ± {ci}"
+            sc += f" ({conf})"
+            if is_json:
+                d.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=conf)
+        line = f"{self.name}|{signature}" if signature else self.name
+        line = f"{line} = {sc} {self._verbose}"
+        d["verbose_score"] = self._verbose
+        if score_only:
+            return sc
+        if is_json:
+            for pair in signature.split("|"):
+                key, value = pair.split(":")
+                d[key] = value
+            return json.dumps(d, indent=1, ensure_ascii=False)
+        return line
+
+    def estimate_ci(self, scores: Sequence[Any]) -> None:
+        """Mean and 95% half-width of bootstrap scores, as sacreBLEU computes them."""
+        raw = sorted(s.score for s in scores)
+        lower = len(raw) // 40
+        self._ci = 0.5 * (raw[len(raw) - lower - 1] - raw[lower])
+        self._mean = statistics.mean(raw)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+    __str__ = __repr__
+
+
+class BLEUSignature:
+    """sacreBLEU's signature: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
+
+    _ABBR = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e",
+             "tok": "tok", "smooth": "s", "version": "v"}
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        self.info = info
+
+    def format(self, short: bool = False) -> str:
+        pairs = []
+        for key, value in self.info.items():
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            pairs.append(f"{self._ABBR[key] if short else key}:{value}")
+        return "|".join(pairs)
+
+    def update(self, key: str, value: Any) -> None:
+        self.info[key] = value
+        self.info["version"] = self.info.pop("version")  # version stays last
+
+    def __str__(self) -> str:
+        return self.format()
+
+    __repr__ = __str__
+
+
+class BLEU:
+    """sacreBLEU's ``BLEU`` metric with the same constructor, methods and defaults."""
+
+    SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
+    TOKENIZER_DEFAULT = TOKENIZER_DEFAULT
+
+    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = None,
+                 smooth_method: str = "exp", smooth_value: float | None = None,
+                 max_ngram_order: int = 4, effective_order: bool = False, trg_lang: str = "",
+                 references: Sequence[Sequence[str]] | None = None) -> None:
+        if smooth_method not in SMOOTH_DEFAULTS:
+            raise AssertionError("Unknown smooth_method {self.smooth_method!r}")
+        self._force = force
+        self.trg_lang = trg_lang
+        self.lowercase = lowercase
+        self.smooth_value = smooth_value
+        self.smooth_method = smooth_method
+        self.max_ngram_order = max_ngram_order
+        self.effective_order = effective_order
+        self.n_bootstrap: int | None = None
+        self.seed: Any = None
+        if tokenize is None:
+            tokenize = _TOKENIZER_BY_LANG.get(trg_lang, TOKENIZER_DEFAULT)
+        elif trg_lang in _TOKENIZER_BY_LANG and tokenize != _TOKENIZER_BY_LANG[trg_lang]:
+            log.warning("Consider using the '%s' or 'spm' tokenizer for this language.",
+                        _TOKENIZER_BY_LANG[trg_lang])
+        self.tokenize = tokenize
+        self._spec: BleuSpec = self._make_spec()
+        self.tokenizer_signature = sacrebleu_tokenizer_signature(self._spec.tokenizer)
+        self._ref_cache: ReferenceIndex | None = None
+        if references is not None:
+            self._ref_cache = self._index(references)
+
+    def _make_spec(self) -> BleuSpec:
+        smoothing: dict[str, Any] = {"name": self.smooth_method}
+        if SMOOTH_DEFAULTS[self.smooth_method] is not None and self.smooth_value is not None:
+            smoothing["value"] = self.smooth_value
+        return resolve_spec(_host(), preset="sacrebleu", tokenizer=self.tokenize,
+                            smoothing=smoothing, max_order=self.max_ngram_order,
+                            lowercase=self.lowercase, effective_order=self.effective_order)
+
+    # ------------------------------------------------------------------ scoring
+
+    def _index(self, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
+        index = engine.index_references(self._spec, references)
+        per_seg = {int(k) for k in (index.ref_lens >= 0).sum(axis=1)}
+        self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
+        return index
+
+    def _stats(self, hypotheses: Sequence[str],
+               references: Sequence[Sequence[str | None]] | None) -> SegmentStats:
+        if references:
+            index = self._index(references)
+        elif self._ref_cache is not None:
+            index = self._ref_cache
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        if len(hypotheses) != index.segments:
+            raise InputError(
+                f"{len(hypotheses)} hypotheses but {index.segments} reference segments; "
+                "sacreBLEU would silently truncate to the shorter one, evalfw refuses"
+            )
+        if not self._force and sum(h.endswith(" .") for h in hypotheses) >= 100:
+            log.warning("That's 100 lines that end in a tokenized period ('.'); it looks like "
+                        "you forgot to detokenize your test data, which may hurt your score.")
+        return engine.segment_stats(self._spec, hypotheses, index)
+
+    def _score(self, counts: Counts) -> BLEUScore:
+        res = engine.score_counts(self._spec, counts)
+        return BLEUScore(res.score, list(res.counts), list(res.totals), list(res.precisions),
+                         res.bp, res.hyp_len, res.ref_len)
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Sequence[Sequence[str]] | None,
+                     n_bootstrap: int = 1) -> BLEUScore:
+        _check_corpus_args(hypotheses, references)
+        stats = self._stats(hypotheses, references)
+        score = self._score(engine.corpus_counts(self._spec, stats))
+        if n_bootstrap > 1:
+            from evalfw.analysis.sacrebleu_mode import bootstrap_scores
+
+            self.n_bootstrap = n_bootstrap
+            self.seed, samples = bootstrap_scores(self._spec, stats, n_bootstrap)
+            score.estimate_ci([self._score(c) for c in samples])
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        if not isinstance(hypothesis, str):
+            raise TypeError("BLEU: The argument `hyp` should be a string.")
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
+        if not isinstance(references[0], str) and references[0] is not None:
+            raise TypeError("BLEU: Each element of `refs` should be a string.")
+        stats = self._stats([hypothesis], [[r] for r in references])
+        return self._score(engine.corpus_counts(self._spec, stats))
+
+    def get_signature(self) -> BLEUSignature:
+        if not hasattr(self, "num_refs"):
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        smooth = self.smooth_method
+        if SMOOTH_DEFAULTS[smooth] is not None:
+            value = self.smooth_value if self.smooth_value is not None else SMOOTH_DEFAULTS[smooth]
+            smooth += f"[{value:.2f}]"
+        return BLEUSignature({
+            "nrefs": "var" if self.num_refs == -1 else self.num_refs,
+            "bs": self.n_bootstrap, "ar": None, "seed": self.seed,
+            "case": "lc" if self.lowercase else "mixed", "eff": self.effective_order,
+            "tok": self.tokenizer_signature, "smooth": smooth, "version": SACREBLEU_VERSION,
+        })
+
+    @staticmethod
+    def compute_bleu(correct: list[int], total: list[int], sys_len: int, ref_len: int,
+                     smooth_method: str = "none", smooth_value: float | None = None,
+                     effective_order: bool = False, max_ngram_order: int = 4) -> BLEUScore:
+        """sacreBLEU's static ``compute_bleu`` (note its default smoothing is ``none``)."""
+        metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
+                      effective_order=effective_order, max_ngram_order=max_ngram_order)
+        counts = Counts(tuple(correct[:max_ngram_order]), tuple(total[:max_ngram_order]),
+                        int(sys_len), int(ref_len))
+        return metric._score(counts)
+
+
+def _check_corpus_args(hyps: Any, refs: Any) -> None:
+    err = None
+    if not isinstance(hyps, Sequence):
+        err = "`hyps` should be a sequence of strings."
+    elif not isinstance(hyps[0], str):
+        err = "Each element of `hyps` should be a string."
+    elif any(line is None for line in hyps):
+        err = "Undefined line in hypotheses stream!"
+    if refs is not None:
+        if not isinstance(refs, Sequence):
+            err = "`refs` should be a sequence of sequence of strings."
+        elif not isinstance(refs[0], Sequence):
+            err = "Each element of `refs` should be a sequence of strings."
+        elif not isinstance(refs[0][0], str) and refs[0][0] is not None:
+            err = "`refs` should be a sequence of sequence of strings."
+    if err:
+        raise TypeError(f"BLEU: {err}")
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                smooth_method: str = "exp", smooth_value: float | None = None,
+                force: bool = False, lowercase: bool = False, tokenize: str = TOKENIZER_DEFAULT,
+                use_effective_order: bool = False) -> BLEUScore:
+    """sacreBLEU's ``corpus_bleu`` compat function."""
+    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
+                  smooth_method=smooth_method, smooth_value=smooth_value,
+                  effective_order=use_effective_order)
+    return metric.corpus_score(hypotheses, references)
+
+
+def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                    smooth_value: float | None = 0.1) -> BLEUScore:
+    """sacreBLEU's ``raw_corpus_bleu``: no tokenization, floor smoothing, forced."""
+    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value,
+                       force=True, tokenize="none", use_effective_order=True)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str], smooth_method: str = "exp",
+                  smooth_value: float | None = None, lowercase: bool = False,
+                  tokenize: str = TOKENIZER_DEFAULT, use_effective_order: bool = True) -> BLEUScore:
+    """sacreBLEU's ``sentence_bleu`` compat function (effective order on by default)."""
+    metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
+                  smooth_value=smooth_value, effective_order=use_effective_order)
+    return metric.sentence_score(hypothesis, references)
