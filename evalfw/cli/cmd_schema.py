@@ -1,0 +1,36 @@
+"""``evalfw schema``: print the experiment config's JSON Schema, including plugin components."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from evalfw.config import combined_schema, static_schema
+from evalfw.plugin.host import PluginHost
+
+HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
+EPILOG = """examples:
+  evalfw schema > experiment.schema.json
+  evalfw schema --plugin-dir plugins/local
+  evalfw schema --static
+
+The schema lists every installed component by name with its options, so an editor can
+complete and check `tokenizer:`, `smoothing: {name: ..., ...}` and the like. Point the YAML
+language server at it with `# yaml-language-server: $schema=experiment.schema.json`.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
+                        metavar="DIR", help="also describe the local plugins in DIR (repeatable)")
+    parser.add_argument("--static", action="store_true",
+                        help="print only the shipped schema, without plugin knowledge")
+
+
+def execute(args: argparse.Namespace) -> int:
+    if args.static:
+        schema = static_schema()
+    else:
+        schema = combined_schema(PluginHost.create(plugin_dirs=args.plugin_dirs))
+    print(json.dumps(schema, indent=2, ensure_ascii=False))
+    return 0

@@ -1,0 +1,195 @@
+"""Loading and validating an experiment config, in the documented bootstrap order.
+
+1. parse the YAML safely, with positions (:mod:`evalfw.config.yamlload`);
+2. apply ``--set`` overrides (:mod:`evalfw.config.overrides`);
+3. validate against the static JSON Schema;
+4. build the plugin host with the config's ``plugin_dirs``;
+5. check ``requires:`` -- before any data file is looked at;
+6. check component names and options against the plugins, and let the engine resolve metrics;
+7. resolve paths: globs expanded, files checked to exist (not read).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from evalfw.bleu.spec import DEFAULT_PRESET, OPTION_KEYS
+from evalfw.components import ComponentChoice
+from evalfw.config import choices
+from evalfw.config.locate import KeyPath, Locations
+from evalfw.config.model import (
+    ExperimentConfig,
+    MetricConfig,
+    TestSetConfig,
+    config_sha256,
+    frozen,
+)
+from evalfw.config.overrides import Override, apply_overrides, parse_override
+from evalfw.config.paths import PathResolver, check_experiment_name
+from evalfw.config.requires import check_requirements, parse_requirements
+from evalfw.config.schema import check_schema, static_schema
+from evalfw.config.yamlload import parse_yaml, read_config_text
+from evalfw.errors import ConfigError
+from evalfw.plugin.host import PluginHost
+
+DEFAULT_OUTPUT_DIR = "runs"
+SYSTEM_GLOB_KEY = "*"
+
+
+def load_config(path: str | os.PathLike[str], overrides: Iterable[str | Override] = (),
+                host: PluginHost | None = None) -> tuple[ExperimentConfig, PluginHost]:
+    """Read, override and validate the config at ``path``; return it and its plugin host.
+
+    ``host``: use this plugin host instead of building one (the config's ``plugin_dirs`` are
+    loaded into it).
+    """
+    shown = os.fspath(path)
+    locations = Locations(shown)
+    data = parse_yaml(read_config_text(Path(path), shown), locations)
+    return validate_config(data, overrides=overrides, host=host, locations=locations,
+                           config_path=Path(path))
+
+
+def validate_config(
+    data: Any,
+    *,
+    overrides: Iterable[str | Override] = (),
+    host: PluginHost | None = None,
+    locations: Locations | None = None,
+    config_path: Path | None = None,
+    base_dir: Path | None = None,
+) -> tuple[ExperimentConfig, PluginHost]:
+    """Validate config ``data`` (a mapping as YAML would give). Relative paths in it resolve
+    against ``base_dir`` (default: the config file's directory, else the current one)."""
+    loc = locations or Locations("<config>")
+    ovs = tuple(o if isinstance(o, Override) else parse_override(o) for o in overrides)
+    if data is None:
+        raise ConfigError(f"{loc.source}: the config is empty; see `evalfw schema` for its keys")
+    if not isinstance(data, Mapping):
+        raise loc.error((), "the top level of a config must be a mapping (experiment:, "
+                            f"test_sets:, metrics:, ...), not a {type(data).__name__}")
+    data = apply_overrides(copy.deepcopy(dict(data)), ovs, loc)
+    check_schema(static_schema(), data, loc)
+    check_experiment_name(data["experiment"])
+    if base_dir is None:
+        base_dir = config_path.parent if config_path is not None else Path(".")
+    paths = PathResolver(loc, base_dir)
+
+    plugin_dirs = tuple(paths.directory(d, ("plugin_dirs", i), "plugin directory")
+                        for i, d in enumerate(data.get("plugin_dirs", ())))
+    requirements = parse_requirements(data.get("requires", ()), loc)
+    if host is None:
+        host = PluginHost.create(plugin_dirs=plugin_dirs)
+    else:
+        for d in plugin_dirs:
+            host.load_plugin_dir(d)
+    check_requirements(requirements, loc, host)
+
+    for i, metric in enumerate(data["metrics"]):
+        choices.check_metric(host, metric, ("metrics", i), loc)
+    for i, ts in enumerate(data["test_sets"]):
+        if "tokenizer" in ts:
+            choices.check_choice(host, "tokenizer", ts["tokenizer"],
+                                 ("test_sets", i, "tokenizer"), loc)
+    reports = data.setdefault("reports", ["table"])
+    choices.check_reports(host, reports, loc)
+    _unique(data["metrics"], "metrics", "metric", loc)
+    _unique(data["test_sets"], "test_sets", "test set", loc)
+    metrics = tuple(_metric(m) for m in data["metrics"])
+
+    paths.set_data_root(data.get("data_root"))
+    test_sets = tuple(_test_set(ts, ("test_sets", i), paths)
+                      for i, ts in enumerate(data["test_sets"]))
+    choices.check_resolvable(host, metrics, test_sets, loc)
+
+    output_dir = (paths.join(data["output_dir"], ("output_dir",)) if "output_dir" in data
+                  else Path(DEFAULT_OUTPUT_DIR))
+    if output_dir.exists() and not output_dir.is_dir():
+        raise loc.error(("output_dir",), f"{output_dir} exists and is not a directory")
+    data.setdefault("schema_version", 1)
+    data.setdefault("seed", 12345)
+    for m in data["metrics"]:
+        m.setdefault("preset", DEFAULT_PRESET)
+        m.setdefault("level", ["corpus"])
+    config = ExperimentConfig(
+        path=config_path, sha256=config_sha256(data), experiment=data["experiment"],
+        seed=data["seed"], output_dir=output_dir, data_root=paths.data_root,
+        plugin_dirs=plugin_dirs, requires=tuple(data.get("requires", ())),
+        test_sets=test_sets, metrics=metrics,
+        reports=tuple(_choice(r) for r in reports),
+        significance=frozen(data.get("significance", {})), overrides=ovs, raw=frozen(data),
+    )
+    return config, host
+
+
+def _unique(items: list[Mapping[str, Any]], key: str, what: str, loc: Locations) -> None:
+    seen: dict[str, int] = {}
+    for i, item in enumerate(items):
+        if item["name"] in seen:
+            raise loc.error((key, i, "name"), (
+                f"{what} name '{item['name']}' is used twice (also {key}[{seen[item['name']]}]); "
+                f"{what} names must be unique"))
+        seen[item["name"]] = i
+
+
+def _choice(value: Any) -> ComponentChoice:
+    if isinstance(value, str):
+        return ComponentChoice(value)
+    return ComponentChoice(value["name"], frozen({k: v for k, v in value.items() if k != "name"}))
+
+
+def _metric(metric: Mapping[str, Any]) -> MetricConfig:
+    level = metric.get("level", ["corpus"])
+    levels = (level,) if isinstance(level, str) else tuple(level)
+    preset = metric.get("preset", DEFAULT_PRESET)
+    options = {k: copy.deepcopy(v) for k, v in metric.items() if k in OPTION_KEYS}
+    options["preset"] = preset
+    return MetricConfig(name=metric["name"], preset=preset, levels=levels, options=frozen(options))
+
+
+def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> TestSetConfig:
+    what = f"test set '{ts['name']}'"
+    source = None
+    if "source" in ts:
+        source = paths.files(ts["source"], (*path, "source"), f"the source of {what}")
+        if len(source) != 1:
+            raise paths.loc.error((*path, "source"), (
+                f"the source pattern {ts['source']!r} matches {len(source)} files; "
+                "a test set has one source file"))
+    refs_in = ts["references"]
+    ref_items: list[tuple[KeyPath, str]] = (
+        [((*path, "references"), refs_in)] if isinstance(refs_in, str)
+        else [((*path, "references", j), r) for j, r in enumerate(refs_in)])
+    references: list[Path] = []
+    for where, text in ref_items:
+        for ref in paths.files(text, where, f"the references of {what}"):
+            if ref in references:
+                raise paths.loc.error(where, f"reference file {ref} is listed twice in {what}")
+            references.append(ref)
+    systems: dict[str, Path] = {}
+    for name, text in ts["systems"].items():
+        where = (*path, "systems", name)
+        found = paths.files(text, where, f"system '{name}' of {what}")
+        if name == SYSTEM_GLOB_KEY:
+            named = [(p.stem, p) for p in found]
+        elif len(found) == 1:
+            named = [(name, found[0])]
+        else:
+            raise paths.loc.error(where, (
+                f"{text!r} matches {len(found)} files but names one system; use the key "
+                f"'{SYSTEM_GLOB_KEY}' to name systems by file stem"))
+        for sys_name, file in named:
+            if sys_name in systems:
+                raise paths.loc.error(where, (
+                    f"system name '{sys_name}' is used twice in {what} ({systems[sys_name]} "
+                    f"and {file}); rename one file or name the systems explicitly"))
+            systems[sys_name] = file
+    return TestSetConfig(
+        name=ts["name"], langs=ts["langs"], source=source[0] if source else None,
+        references=tuple(references), systems=tuple(systems.items()),
+        tokenizer=copy.deepcopy(ts.get("tokenizer")),
+    )

@@ -1,0 +1,113 @@
+"""The validated config as frozen value objects, handed to the runner.
+
+Paths in these objects are resolved (bases joined, globs expanded, files known to exist) but
+not made absolute; ``raw`` keeps the config as written after ``--set`` overrides and defaults,
+and ``sha256`` is the hash of its canonical JSON, so the same config text and overrides give
+the same hash on any machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from evalfw.components import ComponentChoice
+from evalfw.config.overrides import Override
+from evalfw.config.paths import experiment_dir
+
+
+def canonical_json(value: Any) -> str:
+    """Deterministic JSON text: sorted keys, no whitespace, UTF-8 kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def config_sha256(raw: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(raw).encode("utf-8")).hexdigest()
+
+
+def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class TestSetConfig:
+    """One test set: references, systems and an optional default tokenizer."""
+
+    __test__ = False  # not a pytest test class despite the name
+
+    name: str
+    langs: str
+    source: Path | None
+    references: tuple[Path, ...]
+    systems: tuple[tuple[str, Path], ...]
+    #: default tokenizer for metrics that choose none: a name or {"name": ..., <options>}
+    tokenizer: str | Mapping[str, Any] | None = None
+
+    @property
+    def source_lang(self) -> str:
+        return self.langs.split("-", 1)[0]
+
+    @property
+    def target_lang(self) -> str:
+        return self.langs.split("-", 1)[1]
+
+    @property
+    def system_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.systems)
+
+
+@dataclass(frozen=True)
+class MetricConfig:
+    """One BLEU variant: a unique label, the levels to compute and the engine options."""
+
+    name: str
+    preset: str
+    levels: tuple[str, ...]
+    #: options for ``evalfw.bleu.spec.resolve_spec``: ``preset`` plus what the config sets
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def options_for(self, test_set: TestSetConfig) -> dict[str, Any]:
+        """The engine options for ``test_set``: its tokenizer applies unless this metric
+        chooses one itself (a test set's tokenizer is more specific than a preset's)."""
+        opts = dict(self.options)
+        if test_set.tokenizer is not None and "tokenizer" not in opts:
+            opts["tokenizer"] = test_set.tokenizer
+        return opts
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """A validated experiment config."""
+
+    path: Path | None
+    sha256: str
+    experiment: str
+    seed: int
+    output_dir: Path
+    data_root: Path | None
+    plugin_dirs: tuple[Path, ...]
+    requires: tuple[str, ...]
+    test_sets: tuple[TestSetConfig, ...]
+    metrics: tuple[MetricConfig, ...]
+    reports: tuple[ComponentChoice, ...]
+    significance: Mapping[str, Any]
+    overrides: tuple[Override, ...]
+    #: the config after overrides, with defaults filled in, paths as written (JSON-able)
+    raw: Mapping[str, Any]
+
+    @property
+    def experiment_dir(self) -> Path:
+        """``output_dir/experiment``, checked not to escape ``output_dir`` (see
+        :func:`evalfw.config.paths.experiment_dir`; call again right before writing)."""
+        return experiment_dir(self.output_dir, self.experiment)
+
+    def summary(self) -> str:
+        n, m = len(self.test_sets), len(self.metrics)
+        return (f"{self.experiment} ({n} test set{'s' if n != 1 else ''}, "
+                f"{m} metric{'s' if m != 1 else ''})")

@@ -1,0 +1,170 @@
+"""The experiment JSON Schema (draft 2020-12) and turning its violations into our messages.
+
+``experiment.schema.json`` is the static part shipped with the package. :func:`combined_schema`
+adds what only the loaded plugins know: the component names of each kind and, per component,
+its own ``options_schema`` (as ``if name == X then <X's options>``), so that editors can
+complete and check a config including third-party components.
+
+Validation itself reports the first violation in document order as one line
+``file:line:col: key.path: what was expected``; see :func:`check_schema`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from evalfw.config.locate import KeyPath, Locations
+from evalfw.errors import ConfigError, suggest
+
+if TYPE_CHECKING:
+    from evalfw.plugin.host import PluginHost
+
+#: config key -> registry kind, for every place a component is chosen by name
+METRIC_COMPONENTS = ("tokenizer", "precision", "brevity_penalty", "smoothing", "mean")
+_TYPE_WORDS = {
+    "string": "a string", "integer": "an integer", "number": "a number",
+    "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null",
+}
+
+
+@cache
+def _static_text() -> str:
+    return resources.files("evalfw.config").joinpath("experiment.schema.json").read_text("utf-8")
+
+
+def static_schema() -> dict[str, Any]:
+    """A fresh copy of the shipped schema (no plugin knowledge)."""
+    return json.loads(_static_text())
+
+
+def combined_schema(host: PluginHost) -> dict[str, Any]:
+    """The static schema plus component names and option schemas from ``host``."""
+    schema = static_schema()
+    defs = schema["$defs"]
+    for kind in (*METRIC_COMPONENTS, "reporter"):
+        defs[f"component_{kind}"] = _component_schema(host, kind)
+    metric = defs["metric"]["properties"]
+    for key in METRIC_COMPONENTS:
+        metric[key] = {"$ref": f"#/$defs/component_{key}"}
+    defs["test_set"]["properties"]["tokenizer"] = {"$ref": "#/$defs/component_tokenizer"}
+    schema["properties"]["reports"]["items"] = {"$ref": "#/$defs/component_reporter"}
+    presets = host.registry("preset")
+    metric["preset"] = {**metric["preset"], "enum": presets.names(),
+                        "description": _choices_text(presets)}
+    return schema
+
+
+def _choices_text(registry: Iterable[Any]) -> str:
+    return "; ".join(f"{e.name}: {e.cls.description}" if e.cls.description else e.name
+                     for e in registry)
+
+
+def _component_schema(host: PluginHost, kind: str) -> dict[str, Any]:
+    registry = host.registry(kind)
+    names = registry.names()
+    cases = []
+    for entry in registry:
+        options = copy.deepcopy(dict(entry.cls.options_schema))
+        for k in ("$schema", "$id"):  # an embedded $id would change the base of every $ref
+            options.pop(k, None)
+        options["properties"] = {"name": {"const": entry.name}, **options.get("properties", {})}
+        if entry.cls.description:
+            options.setdefault("description", entry.cls.description)
+        cases.append({"if": {"required": ["name"], "properties": {"name": {"const": entry.name}}},
+                      "then": options})
+    return {
+        "description": f"A {kind.replace('_', ' ')} by name, or {{name: ..., <options>}}. "
+                       + _choices_text(registry),
+        "anyOf": [
+            {"type": "string", "enum": names},
+            {"type": "object", "properties": {"name": {"enum": names}}, "allOf": cases},
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- error messages
+
+
+def check_schema(schema: Mapping[str, Any], instance: Any, locations: Locations,
+                 prefix: KeyPath = ()) -> None:
+    """Raise ConfigError for the first violation (in document order) of ``schema``."""
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = list(validator.iter_errors(instance))
+    if not errors:
+        return
+    err = min(errors, key=lambda e: locations.sort_key((*prefix, *e.absolute_path)))
+    raise explain(err, locations, prefix)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    kind = next((w for t, w in _TYPE_WORDS.items()
+                 if jsonschema.Draft202012Validator.TYPE_CHECKER.is_type(value, t)), "a value")
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return f"{kind} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
+def _expected_types(types: Any) -> str:
+    types = [types] if isinstance(types, str) else list(types)
+    return " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+
+
+def explain(err: ValidationError, locations: Locations, prefix: KeyPath = ()) -> ConfigError:
+    """One ValidationError as ``<where>: <key path>: <what was expected>``."""
+    if err.validator in ("anyOf", "oneOf") and err.context:
+        deeper = [e for e in err.context if e.relative_path]
+        if deeper:  # one alternative got further: its complaint is the useful one
+            return explain(max(deeper, key=lambda e: len(e.relative_path)), locations, prefix)
+        types = [e.validator_value for e in err.context if e.validator == "type"]
+        if types:
+            flat = [t for ts in types for t in ([ts] if isinstance(ts, str) else ts)]
+            return locations.error((*prefix, *err.absolute_path),
+                                   f"expected {_expected_types(flat)}, got {_describe(err.instance)}")
+    path: KeyPath = (*prefix, *err.absolute_path)
+    v, want, got = err.validator, err.validator_value, err.instance
+    schema = err.schema if isinstance(err.schema, Mapping) else {}
+    if v == "additionalProperties" and isinstance(got, Mapping):
+        allowed = sorted(schema.get("properties", {}))
+        extra = next(k for k in got if k not in allowed)
+        return locations.error((*path, extra), (
+            f"unknown key '{extra}'{suggest(extra, allowed)}; "
+            f"allowed keys: {', '.join(allowed) or 'none'}"), key=True)
+    if v == "required":
+        missing = [k for k in want if k not in got]
+        return locations.error(path, f"missing required key '{missing[0]}'")
+    if v == "type":
+        msg = f"expected {_expected_types(want)}, got {_describe(got)}"
+    elif v == "const" and path == ("schema_version",):
+        msg = f"unsupported schema_version {got!r}; this evalfw reads schema_version {want}"
+    elif v in ("const", "enum"):
+        options = [want] if v == "const" else list(want)
+        hint = suggest(got, [str(o) for o in options]) if isinstance(got, str) else ""
+        msg = f"expected {' or '.join(json.dumps(o) for o in options)}, got {_describe(got)}{hint}"
+    elif v == "propertyNames":
+        return locations.error(path, f"invalid key {err.instance!r}: {err.message}")
+    elif v == "minLength":
+        msg = "must not be empty"
+    elif v == "minItems":
+        msg = f"needs at least {want} item{'s' if want != 1 else ''}, got {len(got)}"
+    elif v == "minProperties":
+        msg = f"needs at least {want} entr{'ies' if want != 1 else 'y'}"
+    elif v == "uniqueItems":
+        msg = f"items must be unique, got {_describe(got)}"
+    elif v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        op = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">",
+              "exclusiveMaximum": "<"}[v]
+        msg = f"expected a number {op} {want}, got {_describe(got)}"
+    else:
+        msg = err.message
+    if "x-expected" in schema and v not in ("type", "required"):
+        msg = f"expected {schema['x-expected']}, got {_describe(got)}"
+    return locations.error(path, msg)
