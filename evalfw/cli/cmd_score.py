@@ -72,7 +72,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 def execute(args: argparse.Namespace) -> int:
     from evalfw.bleu import engine
     from evalfw.bleu.spec import resolve_spec
-    from evalfw.io.text import read_aligned, read_stdin
+    from evalfw.io.text import check_same_length, read_segments
     from evalfw.plugin.host import PluginHost
 
     host = PluginHost.create(plugin_dirs=args.plugins_dir)
@@ -80,18 +80,26 @@ def execute(args: argparse.Namespace) -> int:
     if args.sentence_level and (opts.get("preset") or "sacrebleu") == "sacrebleu":
         opts["effective_order"] = True  # as sacreBLEU's CLI does
     spec = resolve_spec(host, opts)
+    refs = [read_segments(r) for r in args.references]
     if args.input:
-        systems = [(p, p) for p in args.input]
-        texts = read_aligned([*args.references, *args.input])
+        dupes = sorted({h for h in args.input if args.input.count(h) > 1})
+        if dupes:
+            from evalfw.errors import ConfigError
+
+            raise ConfigError(f"-i/--input: system file {dupes[0]} is given twice; "
+                              "give each system once")
+        systems = [read_segments(h, check_tokenized=True) for h in args.input]
     else:
-        texts = read_aligned(list(args.references), extra={"<stdin>": read_stdin()})
-        systems = [("<stdin>", "<stdin>")]
-    for warning in texts.warnings:
-        sys.stderr.write(f"evalfw: warning: {warning}\n")
-    index = engine.index_references(spec, [texts.lines[r] for r in args.references])
+        systems = [_read_stdin()]
+    check_same_length([*refs, *systems])
+    for f in [*refs, *systems]:
+        for warning in f.warnings:
+            sys.stderr.write(f"evalfw: warning: {warning}\n")
+    index = engine.index_references(spec, [r.lines for r in refs])
     out: list[dict[str, Any]] = []
-    for name, key in systems:
-        stats = engine.segment_stats(spec, texts.lines[key], index)
+    for system in systems:
+        name = system.path
+        stats = engine.segment_stats(spec, system.lines, index)
         if args.sentence_level:
             for i, res in enumerate(engine.sentence_scores(spec, stats)):
                 out.append(_emit(res, args, name, segment=i))
@@ -101,6 +109,21 @@ def execute(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
     return 0
+
+
+def _read_stdin() -> Any:
+    import hashlib
+
+    from evalfw.errors import InputError
+    from evalfw.io.text import TextFile, decode, split_lines
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise InputError("no -i/--input files given and standard input is a terminal; "
+                         "pass hypothesis files with -i or pipe them in")
+    data = sys.stdin.buffer.read()
+    text, warnings = decode(data, "<stdin>")
+    return TextFile("<stdin>", split_lines(text), hashlib.sha256(data).hexdigest(), len(data),
+                    warnings)
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = None) -> dict[str, Any]:
