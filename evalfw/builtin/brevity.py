@@ -32,7 +32,8 @@ _FORMULA: dict[str, Any] = {
 }
 
 #: A missing reference (-1) must never be chosen; this makes its distance larger than any real one.
-_ABSENT = np.int64(1) << 40
+#: Also the multiplier of the distance in the sort key: keys stay below 2**62 (no int64 overflow).
+_ABSENT = np.int64(1) << 31
 
 
 class _Formula(BrevityPenalty):
@@ -55,7 +56,7 @@ def _closest(hyp_len: np.ndarray, ref_lens: np.ndarray, prefer_short: bool) -> n
     diff = np.where(present, np.abs(ref_lens - hyp_len[:, None]), _ABSENT)
     # Tie-break by length (shorter wins) or by position (first wins): encode it in the key.
     tie = ref_lens if prefer_short else np.arange(ref_lens.shape[1])[None, :]
-    key = diff * (_ABSENT * 4) + np.where(present, tie, 0)
+    key = diff * _ABSENT + np.where(present, tie, 0)
     pick = np.argmin(key, axis=1) if ref_lens.shape[1] else np.zeros(len(hyp_len), np.int64)
     chosen = ref_lens[np.arange(len(hyp_len)), pick] if ref_lens.shape[1] else -np.ones_like(hyp_len)
     # A segment without any reference gets -1, as sacreBLEU does; the engine rejects such
