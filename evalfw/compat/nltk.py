@@ -1,0 +1,247 @@
+"""Drop-in replacement for ``nltk.translate.bleu_score`` (NLTK 3.10.4), computed by evalfw's
+components: counter ``clipped`` (total_floor 1), penalty ``closest`` (formula ``nltk``), the
+``method0``..``method7`` smoothers and mean ``nltk``. Change one import and get the same
+numbers, types (int 0 vs float, list vs scalar), warnings and exceptions::
+
+    from evalfw.compat.nltk import corpus_bleu, sentence_bleu, SmoothingFunction
+
+Tokens are any hashable values (nothing is tokenized or lowercased); a string is a sequence of
+characters, as in NLTK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from evalfw.builtin.brevity import Closest
+from evalfw.builtin.counting import Clipped, ClippedIndex
+from evalfw.builtin.nltk_family import METHODS, NltkContext, NltkMean, NltkSmoother, RawFraction
+from evalfw.components import Counts, Smoothed
+
+__all__ = [
+    "Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",
+    "modified_precision", "sentence_bleu",
+]
+
+#: NLTK's name for its raw-count Fraction subclass.
+Fraction = RawFraction
+
+_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+_LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the same "
+
+Tokens = Sequence[Hashable]
+
+
+@lru_cache(maxsize=None)
+def _counter() -> Clipped:
+    return Clipped(total_floor=1)
+
+
+@lru_cache(maxsize=None)
+def _penalty() -> Closest:
+    return Closest(formula="nltk")
+
+
+@lru_cache(maxsize=None)
+def _mean(auto_reweigh: bool) -> NltkMean:
+    return NltkMean(auto_reweigh=auto_reweigh)
+
+
+@lru_cache(maxsize=256)
+def _smoother(number: int, options: tuple[tuple[str, type, Any], ...]) -> NltkSmoother:
+    # The value's type is part of the key: alpha=5 and alpha=5.0 hash alike but compute
+    # Fractions vs floats.
+    return METHODS[number](**{key: value for key, _, value in options})
+
+
+def _count(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens],
+           orders: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(matches, totals, hyp_len, ref_lens) per segment from the clipped counter."""
+    width = max(len(refs) for refs in list_of_references)
+    streams = [[refs[k] if k < len(refs) else None for refs in list_of_references]
+               for k in range(width)]
+    index = _counter().index_references(streams, orders)
+    stats = _counter().count(hypotheses, index)
+    return stats.matches, stats.totals, stats.hyp_len, stats.ref_lens
+
+
+def _one_segment(references: Sequence[Tokens], hypothesis: Tokens,
+                 orders: int) -> tuple[list[int], list[int]]:
+    matches, totals, _, _ = _count([references], [hypothesis], orders)
+    return matches[0].tolist(), totals[0].tolist()
+
+
+def modified_precision(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> RawFraction:
+    """Clipped n-gram precision of one hypothesis as a Fraction of the raw counts
+    (numerator: clipped matches; denominator: max(1, n-grams in the hypothesis))."""
+    if n < 1 or len(hypothesis) < n:
+        return RawFraction(0, 1)
+    if not references:
+        raise KeyError(tuple(hypothesis[:n]))  # NLTK's failed lookup of the first n-gram
+    matches, totals = _one_segment(references, hypothesis, n)
+    return RawFraction(matches[n - 1], totals[n - 1])
+
+
+def closest_ref_length(references: Sequence[Tokens], hyp_len: int) -> int:
+    """Length of the reference closest to ``hyp_len`` (a tie goes to the shorter one)."""
+    lengths = np.array([[len(r) for r in references]], dtype=np.int64)
+    if lengths.shape[1] == 0:
+        raise ValueError("min() arg is an empty sequence")
+    return int(_penalty().choose_ref_len(np.array([hyp_len], dtype=np.int64), lengths)[0])
+
+
+def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float | int:
+    """int 1 if hyp_len > closest_ref_len, int 0 if hyp_len == 0, else exp(1 - r/c)."""
+    return _penalty().penalty(hyp_len, closest_ref_len)
+
+
+def sentence_bleu(references: Sequence[Tokens], hypothesis: Tokens,
+                  weights: Any = _DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
+                  auto_reweigh: bool = False) -> float | int | list[float | int]:
+    """BLEU of one hypothesis: exactly ``corpus_bleu([references], [hypothesis], ...)``."""
+    return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
+
+
+bleu = sentence_bleu
+
+
+def _weight_list(weights: Any) -> Any:
+    try:  # NLTK's test: indexable twice means a list of weight tuples
+        weights[0][0]
+    except (TypeError, IndexError):
+        weights = [weights]
+    return weights
+
+
+def _check_references(list_of_references: Sequence[Sequence[Tokens]],
+                      hypotheses: Sequence[Tokens], orders: int) -> None:
+    """The exceptions NLTK raises, segment by segment, for a segment without references."""
+    for refs, hyp in zip(list_of_references, hypotheses):
+        if len(refs) == 0:
+            if orders >= 1 and len(hyp) >= 1:
+                raise KeyError(tuple(hyp[:1]))  # from modified_precision
+            raise ValueError("min() arg is an empty sequence")  # from closest_ref_length
+
+
+def corpus_bleu(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens],
+                weights: Any = _DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
+                auto_reweigh: bool = False) -> float | int | list[float | int]:
+    """Corpus BLEU as NLTK computes it: n-gram counts and lengths summed over segments, one
+    brevity penalty from the sums, smoothing applied once to the corpus precisions."""
+    assert len(list_of_references) == len(hypotheses), _LENGTH_MESSAGE
+    weights = _weight_list(weights)
+    orders = max(len(w) for w in weights)
+    _check_references(list_of_references, hypotheses, orders)
+
+    ours = _our_method(smoothing_function or SmoothingFunction().method0)
+    if hypotheses:
+        matches, totals, hyp_lens, ref_lens = _count(list_of_references, hypotheses, orders)
+        sum_m = [int(x) for x in matches.sum(axis=0)]
+        sum_t = [int(x) for x in totals.sum(axis=0)]
+        chosen = _penalty().choose_ref_len(hyp_lens, ref_lens)
+        hyp_len, ref_len = int(hyp_lens.sum()), int(chosen.sum())
+    else:
+        sum_m, sum_t, hyp_len, ref_len = [0] * orders, [0] * orders, 0, 0
+    bp = brevity_penalty(ref_len, hyp_len)
+    # Built before the zero test, so an empty corpus raises ZeroDivisionError as in NLTK.
+    p_n = [RawFraction(m, t) for m, t in zip(sum_m, sum_t)]
+    counts = Counts(tuple(sum_m), tuple(sum_t), hyp_len, ref_len, len(hypotheses))
+    mean = _mean(bool(auto_reweigh))
+    if not sum_m or sum_m[0] == 0:
+        smoothed = Smoothed(tuple(p_n), counts.matches, counts.totals)
+    elif ours is not None:
+        smoother, _ = ours
+        need = smoother.needs_orders
+        if need:
+            if need <= orders:
+                last_m, last_t = matches[-1, :need].tolist(), totals[-1, :need].tolist()
+            else:  # NLTK's method5 reads order 5 of the last segment whatever N is
+                last_m, last_t = _one_segment(list_of_references[-1], hypotheses[-1], need)
+            counts = Counts(counts.matches, counts.totals, hyp_len, ref_len, len(hypotheses),
+                            tuple(last_m), tuple(last_t), len(hypotheses[-1]))
+        smoothed = smoother.smooth(counts)
+    else:  # a user's own function, called with NLTK's convention
+        result = smoothing_function(p_n, references=list_of_references[-1],  # type: ignore[misc]
+                                    hypothesis=hypotheses[-1], hyp_len=hyp_len)
+        smoothed = Smoothed(tuple(result), counts.matches, counts.totals)
+    scores = list(mean.combine(smoothed, counts, bp, weights))
+    return scores[0] if len(weights) == 1 else scores
+
+
+def _our_method(fn: Any) -> tuple[NltkSmoother, int] | None:
+    """The smoother behind ``SmoothingFunction(...).methodN`` (not a subclass override)."""
+    owner = getattr(fn, "__self__", None)
+    func = getattr(fn, "__func__", None)
+    if not isinstance(owner, SmoothingFunction):
+        return None
+    for number in range(len(METHODS)):
+        if func is getattr(SmoothingFunction, f"method{number}"):
+            return owner._component(number), number
+    return None
+
+
+class SmoothingFunction:
+    """NLTK's smoothing methods (Chen & Cherry 2014 numbering), backed by evalfw's smoothers.
+
+    Use a bound method as ``smoothing_function=`` or call it on a list of precisions
+    (Fractions with raw counts, e.g. from :func:`modified_precision`); methods 3-7 change that
+    list in place and return it, methods 0-2 return a new list, as in NLTK.
+    """
+
+    def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5) -> None:
+        self.epsilon = epsilon
+        self.alpha = alpha
+        self.k = k
+
+    def _component(self, number: int) -> NltkSmoother:
+        names = METHODS[number].options_schema.get("properties", {})
+        options = tuple((key, type(getattr(self, key)), getattr(self, key)) for key in names)
+        return _smoother(number, options)
+
+    def _apply(self, number: int, p_n: list[Any], references: Any = None, hypothesis: Any = None,
+               hyp_len: int | None = None) -> list[Any]:
+        ctx = None
+        if number >= 4:
+            ctx = NltkContext(hyp_len if hyp_len else len(hypothesis), lambda: len(hypothesis),
+                              lambda: modified_precision(references, hypothesis, 5))
+        return self._component(number).transform(p_n, ctx)
+
+    def method0(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """No smoothing: zero orders become sys.float_info.min, with a UserWarning each."""
+        return self._apply(0, p_n)
+
+    def method1(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """Zero orders become (0 + epsilon) / n-gram count."""
+        return self._apply(1, p_n)
+
+    def method2(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """Add one to the matches and n-gram counts of every order from 2 on."""
+        return self._apply(2, p_n)
+
+    def method3(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """The c-th zero order becomes 1 / (2^c * n-gram count)."""
+        return self._apply(3, p_n)
+
+    def method4(self, p_n: list[Any], references: Any, hypothesis: Any, hyp_len: int | None = None,
+                *args: Any, **kwargs: Any) -> list[Any]:
+        """The c-th zero order becomes ln(L) / (2^c * k) / n-gram count when L > 1."""
+        return self._apply(4, p_n, references, hypothesis, hyp_len)
+
+    def method5(self, p_n: list[Any], references: Any, hypothesis: Any, hyp_len: int | None = None,
+                *args: Any, **kwargs: Any) -> list[Any]:
+        """Average each precision with its neighbours (order 5 of the last sentence after N)."""
+        return self._apply(5, p_n, references, hypothesis, hyp_len)
+
+    def method6(self, p_n: list[Any], references: Any, hypothesis: Any, hyp_len: int | None = None,
+                *args: Any, **kwargs: Any) -> list[Any]:
+        """Interpolate orders >= 3 with the prior p(n-1)^2 / p(n-2) (Gao & He 2013)."""
+        return self._apply(6, p_n, references, hypothesis, hyp_len)
+
+    def method7(self, p_n: list[Any], references: Any, hypothesis: Any, hyp_len: int | None = None,
+                *args: Any, **kwargs: Any) -> list[Any]:
+        """method4, then method5."""
+        return self._apply(7, p_n, references, hypothesis, hyp_len)
