@@ -1,0 +1,1 @@
+"""Reading evaluation inputs from disk (shared by ``evalfw score`` and ``evalfw run``)."""

@@ -1,0 +1,191 @@
+"""Reading segment files (references, systems, sources): one policy for ``score`` and ``run``.
+
+A segment file is UTF-8 text with one segment per line and ``"\\n"`` as the only line
+separator, as sacreBLEU reads files; a final newline does not start an extra segment.
+Anything that could turn into a plausible wrong number is rejected with
+``file:line: what; what to do``; anything harmless is accepted and recorded as a warning:
+
+============================  ==========================================================
+case                          policy
+============================  ==========================================================
+missing / directory / unreadable   rejected (InputError)
+empty file (0 bytes)          rejected: an empty system would score 0 silently
+invalid UTF-8                 rejected, naming line and byte offset
+NUL byte                      rejected (binary or UTF-16 file)
+UTF-8 BOM                     stripped, warning (sacreBLEU keeps it inside the first token)
+CRLF line ends                the CR is removed, warning (sacreBLEU's rstrip drops it too)
+lone CR inside a line         kept (it acts as whitespace, as in sacreBLEU), warning
+CR-only line ends             rejected: the file would read as one segment
+empty lines                   accepted, counted, warning
+very long lines (10 MB+)      accepted whole, never truncated
+looks tokenized (system)      accepted, warning (>= 100 lines ending in " .", as sacreBLEU)
+line counts differ            rejected, naming both files and both counts
+============================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalfw.errors import InputError
+
+BOM = "\ufeff"
+#: sacreBLEU's threshold for its "looks tokenized" warning
+TOKENIZED_THRESHOLD = 100
+
+
+@dataclass(frozen=True, slots=True)
+class DataWarning:
+    """Something accepted in an input file that a reader of the results should know."""
+
+    file: str
+    kind: str
+    message: str
+    count: int = 1
+    first_line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "kind": self.kind, "message": self.message,
+                               "count": self.count}
+        if self.first_line is not None:
+            out["first_line"] = self.first_line
+        return out
+
+    def __str__(self) -> str:
+        line = f":{self.first_line}" if self.first_line is not None else ""
+        return f"{self.file}{line}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class TextFile:
+    """A segment file as read: its lines plus the facts a record keeps about it."""
+
+    path: str  # as the user wrote it (or relative to the current directory)
+    lines: list[str]
+    sha256: str
+    bytes: int
+    warnings: list[DataWarning] = field(default_factory=list)
+
+    def facts(self) -> dict[str, Any]:
+        return {"path": self.path, "sha256": self.sha256, "lines": len(self.lines),
+                "bytes": self.bytes}
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """A path as shown in messages and records: relative to the current directory when the
+    config layer made it absolute (records must not leak home directories)."""
+    text = os.fspath(path)
+    if os.path.isabs(text):
+        try:
+            return os.path.relpath(text)
+        except ValueError:  # another drive on Windows
+            return text
+    return text
+
+
+def read_bytes(path: str | os.PathLike[str], shown: str) -> bytes:
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise InputError(f"{shown}: is a directory, not a text file; give the file's path")
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{shown}: file not found; check the path (relative paths in a "
+                         "config are relative to the config file)") from None
+    except PermissionError:
+        raise InputError(f"{shown}: permission denied; make the file readable") from None
+    except OSError as exc:
+        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def decode(data: bytes, shown: str) -> tuple[str, list[DataWarning]]:
+    """Check and decode raw bytes; returns the text with line ends normalized to ``\\n``."""
+    warnings: list[DataWarning] = []
+    if not data:
+        raise InputError(f"{shown}: file is empty (0 bytes); an empty file cannot be scored; "
+                         "check that it was written completely")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError(
+            f"{shown}:{_line_of(data, nul)}: NUL byte at byte offset {nul}; this looks like a "
+            "binary or UTF-16 file; convert it to UTF-8 text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = _line_of(data, exc.start)
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"{shown}:{line}: invalid UTF-8 at byte offset {exc.start} (byte "
+            f"0x{data[exc.start]:02x}, byte {column} of the line); convert the file to UTF-8, "
+            "e.g. iconv -f latin1 -t utf-8") from None
+    if text.startswith(BOM):
+        text = text[1:]
+        warnings.append(DataWarning(shown, "bom", "UTF-8 byte order mark removed", 1, 1))
+    crlf = text.count("\r\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+        warnings.append(DataWarning(shown, "crlf", f"{crlf} CRLF line end(s); the CR was removed",
+                                    crlf, _line_of(data, data.find(b"\r\n"))))
+    lone = text.count("\r")
+    if lone:
+        if "\n" not in text.rstrip("\n"):
+            raise InputError(
+                f"{shown}:1: line ends are CR only (classic Mac OS), so the whole file would be "
+                "one segment; convert it to LF line ends (e.g. tr '\\r' '\\n')")
+        warnings.append(DataWarning(
+            shown, "lone_cr", f"{lone} carriage return(s) inside lines, kept (they count as "
+            "whitespace, as in sacreBLEU)", lone, text[: text.index("\r")].count("\n") + 1))
+    return text, warnings
+
+
+def split_lines(text: str) -> list[str]:
+    """One segment per ``\\n``-terminated line; a final newline adds no empty segment."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def read_segments(path: str | os.PathLike[str], *, shown: str | None = None,
+                  check_tokenized: bool = False) -> TextFile:
+    """Read a segment file under the policy above."""
+    shown = shown or display_path(path)
+    data = read_bytes(path, shown)
+    text, warnings = decode(data, shown)
+    lines = split_lines(text)
+    empty = [i for i, s in enumerate(lines) if not s.strip()]
+    if empty:
+        warnings.append(DataWarning(
+            shown, "empty_lines", f"{len(empty)} empty line(s) (scored as empty segments)",
+            len(empty), empty[0] + 1))
+    if check_tokenized:
+        tok = sum(1 for s in lines if s.endswith(" ."))
+        if tok >= TOKENIZED_THRESHOLD:
+            first = next(i for i, s in enumerate(lines) if s.endswith(" ."))
+            warnings.append(DataWarning(
+                shown, "looks_tokenized", f"{tok} lines end in a tokenized period (' .'); the "
+                "text looks tokenized already, which may hurt the score; detokenize it",
+                tok, first + 1))
+    return TextFile(shown, lines, hashlib.sha256(data).hexdigest(), len(data), warnings)
+
+
+def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
+    """Every file must have as many lines as the first; name both files and counts."""
+    if not files:
+        return
+    first = files[0]
+    for other in files[1:]:
+        if len(other.lines) != len(first.lines):
+            ctx = f" in {what}" if what else ""
+            raise InputError(
+                f"{other.path} has {len(other.lines)} lines but {first.path} has "
+                f"{len(first.lines)}{ctx}; files of one test set must be aligned line by line")
