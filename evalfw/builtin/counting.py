@@ -7,36 +7,26 @@ max(1, len - n + 1); sacreBLEU and Moses use the raw count (0).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
+from evalfw.bleu.ngrams import NgramTables, ngram_counts
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.components import NgramCounter
 from evalfw.errors import InputError
 from evalfw.plugin import hookimpl
 
 
-def ngram_counts(tokens: Sequence[Hashable], max_order: int) -> Counter[tuple[Hashable, ...]]:
-    """All n-grams of orders 1..max_order with their counts (tuples never collide across orders)."""
-    counts: Counter[tuple[Hashable, ...]] = Counter()
-    toks = tuple(tokens)
-    for n in range(1, max_order + 1):
-        counts.update(toks[i : i + n] for i in range(len(toks) - n + 1))
-    return counts
-
-
 class ClippedIndex(ReferenceIndex):
-    """Per segment: the maximum count of each n-gram over that segment's references."""
+    """A test set's references as n-gram tables (see :mod:`evalfw.bleu.ngrams`)."""
 
-    def __init__(self, maxref: list[dict[tuple[Hashable, ...], int]], ref_lens: np.ndarray,
-                 max_order: int) -> None:
-        self.maxref = maxref
-        self.ref_lens = ref_lens
-        self.segments = len(maxref)
-        self.max_order = max_order
+    def __init__(self, tables: NgramTables) -> None:
+        self.tables = tables
+        self.ref_lens = tables.ref_lens
+        self.segments = tables.segments
+        self.max_order = tables.max_order
 
 
 class Clipped(NgramCounter):
@@ -68,20 +58,7 @@ class Clipped(NgramCounter):
                     f"reference stream {k + 1} has {len(stream)} segments but stream 1 has {n_seg}; "
                     "every reference stream needs one line per segment"
                 )
-        ref_lens = np.full((n_seg, len(references)), -1, dtype=np.int64)
-        maxref: list[dict[tuple[Hashable, ...], int]] = []
-        for i in range(n_seg):
-            best: dict[tuple[Hashable, ...], int] = {}
-            for k, stream in enumerate(references):
-                toks = stream[i]
-                if toks is None:
-                    continue
-                ref_lens[i, k] = len(toks)
-                for gram, c in ngram_counts(toks, max_order).items():
-                    if c > best.get(gram, 0):
-                        best[gram] = c
-            maxref.append(best)
-        return ClippedIndex(maxref, ref_lens, max_order)
+        return ClippedIndex(NgramTables(references, max_order))
 
     def count(self, hypotheses: Sequence[Sequence[Hashable]], index: ReferenceIndex) -> SegmentStats:
         assert isinstance(index, ClippedIndex)
@@ -90,24 +67,14 @@ class Clipped(NgramCounter):
                 f"{len(hypotheses)} hypotheses but {index.segments} reference segments; "
                 "hypotheses and references must have one line per segment"
             )
-        order = index.max_order
+        hyp_len, matches = index.tables.count(hypotheses)
         floor = self.options["total_floor"]
-        n_seg = len(hypotheses)
-        hyp_len = np.zeros(n_seg, dtype=np.int64)
-        matches = np.zeros((n_seg, order), dtype=np.int64)
-        totals = np.zeros((n_seg, order), dtype=np.int64)
-        for i, hyp in enumerate(hypotheses):
-            length = len(hyp)
-            hyp_len[i] = length
-            ref = index.maxref[i]
-            row = matches[i]
-            for gram, c in ngram_counts(hyp, order).items():
-                m = ref.get(gram)
-                if m:
-                    row[len(gram) - 1] += c if c < m else m
-            for n in range(order):
-                totals[i, n] = max(floor, length - n)
+        orders = np.arange(index.max_order, dtype=np.int64)
+        totals = np.maximum(hyp_len[:, None] - orders[None, :], floor)
         return SegmentStats(hyp_len, index.ref_lens, matches, totals)
+
+
+__all__ = ["Clipped", "ClippedIndex", "ngram_counts"]
 
 
 @hookimpl
