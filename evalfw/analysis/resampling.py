@@ -1,0 +1,124 @@
+"""Resampling machinery on per-segment statistics, in blocks so memory stays bounded.
+
+A system's statistics become one integer row per segment (:class:`Columns`):
+``[hyp_len, ref_len, matches_1..N, totals_1..N]`` with the reference length chosen once by the
+spec's brevity penalty. Any subset, resample or shuffle is scored from the *sums* of such rows,
+so nothing is re-tokenized or re-counted.
+
+Resamples are drawn block by block (never a samples x segments x stats array). A bootstrap
+block is an index matrix turned into a count matrix ``W`` (block x segments); ``W @ rows`` gives
+every resample's sums for every system at once. An approximate-randomization block is a
+Boolean matrix ``M``: pseudo-system A takes the baseline where ``M`` is true, so its sums are
+``sys_total + M @ (baseline - system)``. The products run in float64 (BLAS); they are exact
+because every operand and partial sum is an integer below 2**53 (checked, else int64).
+
+Block draws reproduce one big draw of the same shape: ``Generator.choice``/``integers`` keep
+their 32-bit buffer in the bit generator, and Boolean draws use whole 32-bit words when a
+block holds a multiple of 32 rows (tests check both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from evalfw.bleu import engine
+from evalfw.bleu.spec import BleuSpec
+from evalfw.bleu.stats import SegmentStats
+from evalfw.errors import InputError
+
+#: elements of one block matrix (block rows x segments): ~8 MB of float64
+BLOCK_ELEMENTS = 1 << 20
+_EXACT = float(1 << 53)
+
+
+@dataclass(frozen=True, eq=False)
+class Columns:
+    """Integer statistic rows of one system: ``sums`` (S, 2+2N) and, when the smoother reads
+    the last segment (``needs_orders`` = L > 0), ``last`` (S, 1+2L): hyp_len, matches, totals."""
+
+    sums: np.ndarray
+    last: np.ndarray | None
+
+    @property
+    def segments(self) -> int:
+        return int(self.sums.shape[0])
+
+    def select(self, rows: np.ndarray) -> Columns:
+        return Columns(self.sums[rows], None if self.last is None else self.last[rows])
+
+
+def columns(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | None = None) -> Columns:
+    """The rows of ``stats`` under ``spec`` (``ref_len``: the chosen reference lengths, if the
+    caller already has them)."""
+    if len(stats) == 0:
+        raise InputError("no segments to resample; the input is empty")
+    if ref_len is None:
+        ref_len = engine.chosen_ref_len(spec, stats)
+    n = spec.max_order
+    sums = np.concatenate([stats.hyp_len[:, None], np.asarray(ref_len, np.int64)[:, None],
+                           stats.matches[:, :n], stats.totals[:, :n]], axis=1)
+    last = None
+    k = spec.smoothing.needs_orders
+    if k:
+        last = np.concatenate([stats.hyp_len[:, None], stats.matches[:, :k], stats.totals[:, :k]],
+                              axis=1)
+    return Columns(np.ascontiguousarray(sums, dtype=np.int64), last)
+
+
+def check_aligned(named: Sequence[tuple[str, Columns]]) -> int:
+    """The common segment count of several systems (paired tests need aligned segments)."""
+    sizes = {name: c.segments for name, c in named}
+    if len(set(sizes.values())) != 1:
+        listing = ", ".join(f"{k}: {v}" for k, v in sizes.items())
+        raise InputError(f"paired tests need the same segments for every system; got {listing}")
+    return next(iter(sizes.values()))
+
+
+def block_rows(segments: int, multiple: int = 1) -> int:
+    """Rows per block: about BLOCK_ELEMENTS elements, a multiple of ``multiple``. A function of
+    the segment count only, so a seed gives the same numbers whatever else is going on."""
+    rows = max(1, BLOCK_ELEMENTS // max(segments, 1))
+    return max(multiple, rows - rows % multiple)
+
+
+def index_blocks(rng: np.random.Generator, segments: int, n: int) -> Iterator[np.ndarray]:
+    """Bootstrap index blocks (rows, segments): together ``rng.choice(segments, (n, segments))``."""
+    step = block_rows(segments)
+    for start in range(0, n, step):
+        yield rng.choice(segments, size=(min(step, n - start), segments), replace=True)
+
+
+def mask_blocks(rng: np.random.Generator, segments: int, n: int) -> Iterator[np.ndarray]:
+    """AR mask blocks: together ``rng.integers(2, size=(n, segments), dtype=bool)``."""
+    step = block_rows(segments, multiple=32)
+    for start in range(0, n, step):
+        yield rng.integers(2, size=(min(step, n - start), segments), dtype=bool)
+
+
+def count_matrix(idx: np.ndarray, segments: int) -> np.ndarray:
+    """(rows, segments) float64: how often each segment occurs in each resample."""
+    rows = idx.shape[0]
+    flat = (idx + (np.arange(rows, dtype=np.int64) * segments)[:, None]).ravel()
+    return np.bincount(flat, minlength=rows * segments).reshape(rows, segments).astype(np.float64)
+
+
+def exact_product(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``weights @ rows`` as int64, exact. Uses float64 BLAS when every partial sum stays below
+    2**53 (weights are non-negative counts or 0/1), else integer arithmetic."""
+    bound = float(np.abs(rows).sum(axis=0).max(initial=0)) * float(weights.max(initial=0))
+    if bound < _EXACT:
+        return np.rint(weights @ rows.astype(np.float64)).astype(np.int64)
+    return weights.astype(np.int64) @ rows
+
+
+def stack(cols: Sequence[Columns]) -> np.ndarray:
+    """Side by side sums of several systems: (S, systems * K)."""
+    return np.concatenate([c.sums for c in cols], axis=1)
+
+
+def split(block_sums: np.ndarray, systems: int) -> list[np.ndarray]:
+    width = block_sums.shape[1] // systems
+    return [block_sums[:, i * width:(i + 1) * width] for i in range(systems)]

@@ -1,0 +1,201 @@
+"""``sacrebleu`` mode: sacreBLEU 2.6.0's bootstrap CI, paired bootstrap and paired
+approximate randomization, reproduced number for number for the same seed.
+
+What has to match (see the sacreBLEU reference notes, section 6):
+
+- RNG: ``numpy.random.default_rng(seed)`` (PCG64); bootstrap indices as
+  ``choice(S, (n, S))``, AR masks as ``integers(2, (n, S), dtype=bool)``, drawn here block by
+  block with the same stream (see :mod:`evalfw.analysis.resampling`);
+- seeds: ``SACREBLEU_SEED`` (default ``12345``; ``none`` = unseeded). The single-system and
+  baseline bootstraps honour seed 0; per-system paired tests treat 0 as unseeded;
+- bootstrap sums in float32 (accumulated segment by segment) and BLEU on those float32 values;
+  AR sums and all full-corpus scores in exact integers / float64;
+- interval: sorted scores, half-width from order statistics n//40 and n-n//40-1; the mean is
+  ``statistics.mean`` for a single system and ``numpy.mean`` of the sorted scores in paired tests;
+- p-values: (#{t > observed} + 1) / (n + 1), bootstrap differences centred on their mean.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from evalfw.analysis import resampling as rs
+from evalfw.analysis.results import ComparisonResult, ConfidenceResult
+from evalfw.analysis.scoring import BatchScorer, sacrebleu_float32_score
+from evalfw.bleu import engine
+from evalfw.bleu.spec import BleuSpec
+from evalfw.builtin import sacrebleu_family as sbf
+from evalfw.errors import ConfigError
+
+SEED_ENV = "SACREBLEU_SEED"
+DEFAULT_SEED = "12345"
+DEFAULT_N = {"bootstrap": 1000, "ar": 10000}
+_F32_EXACT = float(1 << 24)
+
+
+@dataclass(frozen=True)
+class SacreSeed:
+    """A seed as sacreBLEU reads it: ``value`` for the RNG, ``label`` for its signature."""
+
+    value: int | None
+    label: str
+
+    @property
+    def paired_value(self) -> int | None:
+        """Per-system paired tests pass ``seed if seed else None``: 0 means unseeded."""
+        return self.value if self.value else None
+
+    @property
+    def paired_label(self) -> str:
+        return str(self.value).lower()
+
+
+def read_seed(value: str | int | None = None) -> SacreSeed:
+    """``value`` (a ``--seed`` option) or else ``$SACREBLEU_SEED`` or else 12345; the text
+    ``none`` (any case) means an unseeded RNG."""
+    text = os.environ.get(SEED_ENV, DEFAULT_SEED) if value is None else str(value)
+    if text.lower() == "none":
+        return SacreSeed(None, "none")
+    try:
+        return SacreSeed(int(text), text.lower())
+    except ValueError:
+        where = "--seed" if value is not None else f"${SEED_ENV}"
+        raise ConfigError(f"{where}: expected an integer or 'none', got {text!r}") from None
+
+
+def check_spec(spec: BleuSpec) -> None:
+    """sacreBLEU mode evaluates the spec's components on float32 sums, which reproduces
+    sacreBLEU only for its own smoothing methods and mean."""
+    if not (isinstance(spec.smoothing, sbf._SacreSmoother) and isinstance(spec.mean, sbf.SacreMean)
+            and spec.weights is None):
+        raise ConfigError(
+            f"significance mode 'sacrebleu' reproduces sacreBLEU and needs its smoothing and mean "
+            f"(got smoothing '{spec.smoothing.name}', mean '{spec.mean.name}'"
+            f"{', custom weights' if spec.weights is not None else ''}); "
+            "use mode 'default' for other BLEU variants"
+        )
+
+
+def _f32_sums(systems: Sequence[rs.Columns], idx: np.ndarray) -> list[np.ndarray]:
+    """float32 sums of resampled rows, equal to sacreBLEU's ``stats32[idx].sum(0)``."""
+    table = rs.stack(systems)
+    if table.min(initial=0) >= 0:
+        exact = rs.exact_product(rs.count_matrix(idx, table.shape[0]), table)
+        if exact.max(initial=0) <= _F32_EXACT:
+            # every partial sum is an integer <= the total, so exact in float32 too
+            return rs.split(exact.astype(np.float32), len(systems))
+    rows32 = table.astype(np.float32)
+    acc = np.zeros((idx.shape[0], rows32.shape[1]), dtype=np.float32)
+    for column in np.ascontiguousarray(idx.T):  # numpy's axis-0 sum adds row after row
+        acc += rows32[column]
+    return rs.split(acc, len(systems))
+
+
+def bootstrap_scores(spec: BleuSpec, systems: Sequence[rs.Columns], n: int,
+                     seed: int | None) -> list[np.ndarray]:
+    """sacreBLEU's bootstrap scores (in sample order) of several systems on shared indices."""
+    rng = np.random.default_rng(seed)
+    segments = systems[0].segments
+    out: list[list[float]] = [[] for _ in systems]
+    for idx in rs.index_blocks(rng, segments, n):
+        for k, sums in enumerate(_f32_sums(systems, idx)):
+            out[k].extend(sacrebleu_float32_score(spec, row, segments) for row in sums)
+    return [np.asarray(o, dtype=np.float64) for o in out]
+
+
+def interval(scores: np.ndarray) -> tuple[float, float, float]:
+    """(lower, upper, half-width) from sacreBLEU's order statistics."""
+    ordered = np.sort(scores)
+    lo = len(ordered) // 40
+    lower, upper = float(ordered[lo]), float(ordered[len(ordered) - lo - 1])
+    return lower, upper, 0.5 * (upper - lower)
+
+
+def corpus_value(spec: BleuSpec, cols: rs.Columns) -> float:
+    return float(BatchScorer(spec).scores(cols.sums.sum(axis=0)[None, :], None, cols.segments)[0])
+
+
+def confidence(spec: BleuSpec, cols: rs.Columns, n: int = 1000, seed: SacreSeed | None = None,
+               system: str = "system", paired: bool = False) -> ConfidenceResult:
+    """``--confidence`` (or, ``paired=True``, the baseline row of ``--paired-bs``)."""
+    check_spec(spec)
+    seed = seed or read_seed()
+    scores = bootstrap_scores(spec, [cols], n, seed.value)[0]
+    lower, upper, half = interval(scores)
+    mean = float(np.sort(scores).mean()) if paired else statistics.mean(sorted(scores.tolist()))
+    return ConfidenceResult(system, corpus_value(spec, cols), mean, half, lower, upper, n,
+                            0.95, seed.value, "sacrebleu")
+
+
+def paired_bootstrap(spec: BleuSpec, baseline: tuple[str, rs.Columns],
+                     systems: Sequence[tuple[str, rs.Columns]], n: int = 1000,
+                     seed: SacreSeed | None = None) -> tuple[ConfidenceResult, list[ComparisonResult]]:
+    """``--paired-bs``: the baseline's interval and one result per other system."""
+    check_spec(spec)
+    seed = seed or read_seed()
+    rs.check_aligned([baseline, *systems])
+    bl_name, bl_cols = baseline
+    bl_score = corpus_value(spec, bl_cols)
+    shared = seed.paired_value is not None and seed.paired_value == seed.value
+    everything = bootstrap_scores(spec, [bl_cols, *(c for _, c in systems)], n, seed.value) \
+        if shared else None
+    bl_scores = everything[0] if everything else \
+        bootstrap_scores(spec, [bl_cols], n, seed.value)[0]
+    lower, upper, half = interval(bl_scores)
+    bl_conf = ConfidenceResult(bl_name, bl_score, float(np.sort(bl_scores).mean()), half, lower,
+                               upper, n, 0.95, seed.value, "sacrebleu")
+    results = []
+    for k, (name, cols) in enumerate(systems):
+        if everything:
+            base_s, sys_s = everything[0], everything[k + 1]
+        else:  # unseeded (or seed 0): each comparison draws its own indices
+            base_s, sys_s = bootstrap_scores(spec, [bl_cols, cols], n, seed.paired_value)
+        score = corpus_value(spec, cols)
+        diffs = np.abs(sys_s - base_s)
+        centred = diffs - diffs.mean()
+        p = (int(np.sum(centred > abs(bl_score - score))) + 1) / (n + 1)
+        lo, up, ci = interval(sys_s)
+        results.append(ComparisonResult(
+            name, bl_name, "bootstrap", "sacrebleu", n, seed.paired_value, score, bl_score,
+            score - bl_score, p, mean=float(np.sort(sys_s).mean()), ci=ci, lower=lo, upper=up,
+            wins=float(np.mean(sys_s > base_s))))
+    return bl_conf, results
+
+
+def paired_ar(spec: BleuSpec, baseline: tuple[str, rs.Columns],
+              systems: Sequence[tuple[str, rs.Columns]], n: int = 10000,
+              seed: SacreSeed | None = None) -> list[ComparisonResult]:
+    """``--paired-ar``: one result per other system (no interval, as sacreBLEU's CLI)."""
+    check_spec(spec)
+    seed = seed or read_seed()
+    segments = rs.check_aligned([baseline, *systems])
+    bl_name, bl_cols = baseline
+    scorer = BatchScorer(spec)
+    bl_score = corpus_value(spec, bl_cols)
+    bl_total = bl_cols.sums.sum(axis=0)
+    shared = seed.paired_value is not None
+    groups = [list(systems)] if shared else [[s] for s in systems]
+    results: dict[str, ComparisonResult] = {}
+    for group in groups:
+        rng = np.random.default_rng(seed.paired_value)
+        deltas = rs.stack([rs.Columns(bl_cols.sums - c.sums, None) for _, c in group])
+        totals = [c.sums.sum(axis=0) for _, c in group]
+        observed = [abs(bl_score - corpus_value(spec, c)) for _, c in group]
+        exceed = [0] * len(group)
+        for mask in rs.mask_blocks(rng, segments, n):
+            moved = rs.split(rs.exact_product(mask.astype(np.float64), deltas), len(group))
+            for k, shift in enumerate(moved):
+                a = scorer.scores(totals[k] + shift, None, segments)
+                b = scorer.scores(bl_total - shift, None, segments)
+                exceed[k] += int(np.sum(np.abs(a - b) > observed[k]))
+        for k, (name, cols) in enumerate(group):
+            score = corpus_value(spec, cols)
+            results[name] = ComparisonResult(
+                name, bl_name, "ar", "sacrebleu", n, seed.paired_value, score, bl_score,
+                score - bl_score, (exceed[k] + 1) / (n + 1))
+    return [results[name] for name, _ in systems]

@@ -1,0 +1,83 @@
+"""Shared helpers of the significance and bucket tests (not a test module itself).
+
+They build a plugin host and specs, synthetic per-segment statistics, and convert sacreBLEU's
+own per-segment statistics vectors into :class:`SegmentStats`, so that the statistics code is
+tested in isolation from tokenization.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evalfw.bleu.spec import BleuSpec, resolve_spec
+from evalfw.bleu.stats import SegmentStats
+from evalfw.components import Tokenizer
+from evalfw.plugin import hookimpl
+from evalfw.plugin.host import BUILTIN_PLUGINS, PluginHost
+
+SHARED = Path(__file__).parents[1].parent / "shared"
+WMT22 = SHARED / "data" / "wmt22"
+
+
+class _Split(Tokenizer):
+    """Stand-in used only while the built-in tokenizers module is missing (statistics tests
+    never tokenize; resolve_spec still needs the preset's tokenizer to exist)."""
+
+    name = "13a"
+
+    def tokenize(self, lines: Any) -> list[list[str]]:
+        return [s.split() for s in lines]
+
+
+class _StandIn:
+    @staticmethod
+    @hookimpl
+    def evalfw_register_tokenizers() -> list[type[Tokenizer]]:
+        return [_Split]
+
+
+@functools.cache
+def host() -> PluginHost:
+    try:
+        return PluginHost.create(autoload=False)
+    except ModuleNotFoundError:
+        mods = []
+        for name in BUILTIN_PLUGINS:
+            try:
+                mods.append(importlib.import_module(name))
+            except ModuleNotFoundError:
+                pass
+        return PluginHost.create(autoload=False, builtins=False, extra_plugins=[*mods, _StandIn])
+
+
+def spec(**options: Any) -> BleuSpec:
+    return resolve_spec(host(), options)
+
+
+def random_stats(rng: np.random.Generator, n: int, order: int = 4, refs: int = 1,
+                 mean_len: float = 20.0, quality: float = 0.6) -> SegmentStats:
+    """Plausible per-segment statistics: matches <= totals, totals = max(0, len - k)."""
+    hyp_len = rng.poisson(mean_len, n).astype(np.int64)
+    ref_lens = np.maximum(0, hyp_len[:, None] + rng.integers(-4, 5, (n, refs)))
+    totals = np.maximum(0, hyp_len[:, None] - np.arange(order)[None, :])
+    q = np.clip(rng.normal(quality, 0.2, n), 0, 1)[:, None] ** (1 + np.arange(order))[None, :]
+    matches = rng.binomial(totals, q)
+    return SegmentStats(hyp_len, ref_lens, matches, totals)
+
+
+def from_sacrebleu_vectors(vectors: Any, order: int = 4) -> SegmentStats:
+    """sacreBLEU's per-segment vector [hyp_len, ref_len, matches..., totals...] -> SegmentStats
+    (the chosen reference length becomes the only reference)."""
+    arr = np.asarray(vectors, dtype=np.int64).reshape(-1, 2 + 2 * order)
+    return SegmentStats(arr[:, 0], arr[:, 1:2], arr[:, 2:2 + order], arr[:, 2 + order:])
+
+
+def to_sacrebleu_vectors(stats: SegmentStats, ref_len: np.ndarray, order: int = 4) -> list[list[int]]:
+    arr = np.concatenate([stats.hyp_len[:, None], ref_len[:, None], stats.matches[:, :order],
+                          stats.totals[:, :order]], axis=1)
+    return arr.tolist()
