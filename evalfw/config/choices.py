@@ -18,7 +18,7 @@ import jsonschema
 
 from evalfw.bleu.spec import COMPONENT_KEYS, DEFAULT_PRESET, resolve_spec
 from evalfw.config.locate import KeyPath, Locations, format_path
-from evalfw.config.schema import check_schema
+from evalfw.config.schema import check_schema, plain
 from evalfw.errors import ConfigError, EvalfwError, PluginError
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def check_choice(host: PluginHost, kind: str, value: Any, path: KeyPath, loc: Lo
                                   f"{{name: <{kind}>, ...}} (see `evalfw plugins --all`)")
         entry = _entry(host, kind, base.pop("name"), path, loc)
         options = {**base, **options}  # the preset's options, adjusted by the config's
-    schema = entry.cls.options_schema
+    schema = plain(entry.cls.options_schema)
     try:
         jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as exc:

@@ -84,9 +84,11 @@ def validate_config(
     requirements = parse_requirements(data.get("requires", ()), loc)
     if host is None:
         host = PluginHost.create(plugin_dirs=plugin_dirs)
-    else:
+    else:  # the caller's host: add the config's plugin directories it has not loaded yet
+        loaded = {Path(p.path).parent.resolve() for p in host.plugins if p.path}
         for d in plugin_dirs:
-            host.load_plugin_dir(d)
+            if d.resolve() not in loaded:
+                host.load_plugin_dir(d)
     check_requirements(requirements, loc, host)
 
     for i, metric in enumerate(data["metrics"]):

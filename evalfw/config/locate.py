@@ -123,5 +123,6 @@ class Locations:
 
     def error(self, path: KeyPath, message: str, *, key: bool = False,
               cls: type[ConfigError] = ConfigError) -> ConfigError:
-        """A ConfigError ``<where>: <key path>: <message>``."""
+        """A ConfigError ``<where>: <key path>: <message>`` (always one line)."""
+        message = " ".join(message.split("\n"))
         return cls(f"{self.where(path, key=key)}: {format_path(path)}: {message}")

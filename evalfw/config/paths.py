@@ -69,7 +69,7 @@ class PathResolver:
         """The files ``text`` names (a glob may name several), checked to exist."""
         target = self.join(text, path)
         if not _MAGIC.search(text):
-            return [self.existing_file(target, path, what)]
+            return [self.existing_file(target, path, what, text)]
         # Only the part the user wrote is a pattern: glob metacharacters in the config's
         # directory or in data_root are literal.
         prefix = self.data_root if text.startswith("{") else self.base(path)
@@ -81,16 +81,21 @@ class PathResolver:
         found = sorted(Path(p) for p in glob.glob(pattern, recursive=True) if os.path.isfile(p))
         if not found:
             raise self.loc.error(path, f"no file matches the pattern {text!r} (looked for "
-                                       f"{pattern}) for {what}; check the pattern and data_root")
+                                       f"{pattern}) for {what}; check the pattern"
+                                       + (" and data_root" if text.startswith("{") else ""))
         return found
 
-    def existing_file(self, target: Path, path: KeyPath, what: str) -> Path:
+    def existing_file(self, target: Path, path: KeyPath, what: str, text: str) -> Path:
         if target.is_dir():
             raise self.loc.error(path, f"{target} is a directory; {what} must be a file")
         if not target.is_file():
             reason = "does not exist" if not target.exists() else "is not a regular file"
-            raise self.loc.error(path, f"{what} file {target} {reason}; check the path"
-                                       + ("" if self.data_root is None else " and data_root"))
+            hint = "check the path"
+            if text.startswith("{" + DATA_ROOT + "}"):
+                origin = self.loc.set_by((DATA_ROOT,))
+                hint += f" and data_root ({self.data_root}" + (
+                    f", from --set {origin})" if origin else ")")
+            raise self.loc.error(path, f"file {target} {reason} ({what}); {hint}")
         return target
 
     def directory(self, text: str, path: KeyPath, what: str) -> Path:

@@ -27,7 +27,7 @@ def parse_requirements(texts: Sequence[str], locations: Locations) -> list[Requi
             out.append(Requirement(text))
         except InvalidRequirement as exc:
             raise locations.error(("requires", i), (
-                f"not a PEP 508 requirement: {text!r} ({exc}); "
+                f"not a PEP 508 requirement: {text!r} ({str(exc).splitlines()[0]}); "
                 "write e.g. 'evalfw-smooth-floorplus>=0.1'")) from None
     return out
 

@@ -11,7 +11,6 @@ Validation itself reports the first violation in document order as one line
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterable, Mapping
 from functools import cache
@@ -45,6 +44,16 @@ def static_schema() -> dict[str, Any]:
     return json.loads(_static_text())
 
 
+def plain(value: Any) -> Any:
+    """A deep copy with every Mapping made a dict and every tuple a list (plugins may declare
+    their ``options_schema`` as read-only mappings; jsonschema wants JSON types)."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
 def combined_schema(host: PluginHost) -> dict[str, Any]:
     """The static schema plus component names and option schemas from ``host``."""
     schema = static_schema()
@@ -72,7 +81,7 @@ def _component_schema(host: PluginHost, kind: str) -> dict[str, Any]:
     names = registry.names()
     cases = []
     for entry in registry:
-        options = copy.deepcopy(dict(entry.cls.options_schema))
+        options = plain(entry.cls.options_schema)
         for k in ("$schema", "$id"):  # an embedded $id would change the base of every $ref
             options.pop(k, None)
         options["properties"] = {"name": {"const": entry.name}, **options.get("properties", {})}

@@ -119,7 +119,7 @@ class _Builder:
                 f"the document expands to more than {MAX_NODES} values (through aliases); "
                 "refusing it as a possible alias bomb"))
         if depth > MAX_DEPTH:
-            raise self.fail(node, path, (
+            raise self.fail(node, path[:8], (
                 f"nested deeper than {MAX_DEPTH} levels (or an alias refers to itself); "
                 "flatten the structure"))
         self.loc.values[path] = _mark(node)

@@ -1,0 +1,101 @@
+"""`evalfw validate`, `evalfw schema` and the combined JSON Schema."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+sys.path.insert(0, str(Path(__file__).parent / "configs"))
+from config_support import HERE, make_host  # noqa: E402
+
+from evalfw.bleu.spec import OPTION_KEYS  # noqa: E402
+from evalfw.cli.main import main  # noqa: E402
+from evalfw.config import combined_schema, static_schema  # noqa: E402
+from evalfw.plugin.host import PluginHost  # noqa: E402
+
+VALID = (HERE / "valid.yaml").read_text("utf-8")
+
+
+@pytest.fixture()
+def cli_host(monkeypatch):  # type: ignore[no-untyped-def]
+    """Make the commands' PluginHost.create use the test host while built-ins are incomplete."""
+    try:
+        PluginHost.create(autoload=False)
+        return
+    except ModuleNotFoundError:
+        pass
+
+    class Shim:
+        @staticmethod
+        def create(**kwargs):  # type: ignore[no-untyped-def]
+            host = make_host()
+            for d in kwargs.get("plugin_dirs", ()):
+                host.load_plugin_dir(Path(d))
+            return host
+
+    monkeypatch.setattr("evalfw.config.loader.PluginHost", Shim)
+    monkeypatch.setattr("evalfw.cli.cmd_schema.PluginHost", Shim)
+
+
+def test_validate_ok(cli_host, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["validate", str(HERE / "valid.yaml")]) == 0
+    assert capsys.readouterr().out == "ok: sample-check (2 test sets, 3 metrics)\n"
+    assert main(["validate", str(HERE / "valid.yaml"), "--set", "metrics[2].max_order=2",
+                 "--set", "test_sets=[{name: x, langs: en-de, references: "
+                 f"[{HERE}/sample/en-de/ref.A.txt], systems: {{a: {HERE}/sample/en-de/src.txt}}}}]"
+                 ]) == 0
+    assert capsys.readouterr().out == "ok: sample-check (1 test set, 3 metrics)\n"
+
+
+def test_validate_error_is_one_line_with_status_2(cli_host, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("experiment: x\nseed: 1\nexperiment: y\n")
+    assert main(["validate", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"evalfw: error: {bad}:3:1: experiment: duplicate key 'experiment' (first "
+                   "defined at line 1, column 1); YAML would silently keep only the last one, "
+                   "remove one\n")
+    assert main(["validate", str(HERE / "valid.yaml"), "--set", "seed=-1"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "evalfw: error: --set seed=-1: seed: expected a number >= 0, got an integer -1")
+    with pytest.raises(Exception):
+        main(["--debug", "validate", str(bad)])
+
+
+def test_static_schema_is_valid_and_matches_engine_options() -> None:
+    schema = static_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    metric_keys = set(schema["$defs"]["metric"]["properties"])
+    assert metric_keys == {"name", "level", *OPTION_KEYS}
+
+
+def test_combined_schema_is_valid_and_agrees_with_validation() -> None:
+    host = make_host()
+    host.load_plugin_dir(HERE / "plugins")
+    schema = combined_schema(host)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    assert list(validator.iter_errors(yaml.safe_load(VALID))) == []
+    smoothing = schema["$defs"]["component_smoothing"]
+    assert "test-floorplus" in smoothing["anyOf"][0]["enum"]  # a third-party component
+    assert "sacrebleu" in schema["$defs"]["metric"]["properties"]["preset"]["enum"]
+    for old, new in [("name: add-k", "name: add-kk"), ("floor: 0.25", "floor: 0"),
+                     ("floor: 0.25", "flor: 0.25"), ("tokenizer: 13a", "tokenizer: 13b"),
+                     ("[table, json]", "[table, jsn]"), ("seed: 7", "sed: 7")]:
+        data = yaml.safe_load(VALID.replace(old, new))
+        assert list(validator.iter_errors(data)), (old, new)
+
+
+def test_schema_command(cli_host, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["schema", "--plugin-dir", str(HERE / "plugins")]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert "test-floorplus" in schema["$defs"]["component_smoothing"]["anyOf"][0]["enum"]
+    assert main(["schema", "--static"]) == 0
+    assert json.loads(capsys.readouterr().out) == static_schema()
