@@ -148,6 +148,8 @@ def test_overrides_incl_list_index_are_recorded(host) -> None:  # type: ignore[n
     ("metrics[1].smoothing={name: add-k, valu: 3}",
      "metrics[1].smoothing.valu: unknown key 'valu' (did you mean 'value'?)"),
     ("data_root=nowhere", "check the path and data_root (nowhere, from --set data_root=nowhere)"),
+    ("reports=[table, {name: json, foo: 1}]", "--set reports=[table, {name: json, foo: 1}]: "
+                                              "reports[1].foo: unknown key 'foo'"),
 ])
 def test_override_errors(host, project, override: str, words: str) -> None:  # type: ignore[no-untyped-def]
     assert words in fails(project, host, VALID, [override])
@@ -347,3 +349,21 @@ def test_validate_config_mapping_and_top_level_errors(host, project) -> None:  #
     msg = fails(project, host, "- 1\n- 2\n")
     assert msg == ("c.yaml:1:1: (top level): the top level of a config must be a mapping "
                    "(experiment:, test_sets:, metrics:, ...), not a list")
+
+
+def test_two_plugins_claiming_one_name(host, project) -> None:  # type: ignore[no-untyped-def]
+    from evalfw.errors import ComponentConflictError
+
+    source = (project / "plugins/floorplus_test.py").read_text()
+    (project / "plugins/floorplus_copy.py").write_text("# a second provider\n" + source)
+    msg = fails(project, host, VALID, cls=ComponentConflictError)
+    assert msg.startswith("c.yaml:") and ": metrics[2].smoothing.name: smoothing " in msg
+    assert "'test-floorplus' is provided by both" in msg and "floorplus_copy" in msg
+
+
+def test_plugin_that_fails_to_import_is_named(host, project) -> None:  # type: ignore[no-untyped-def]
+    (project / "plugins/broken.py").write_text("raise RuntimeError('boom')\n")
+    text = VALID.replace("name: add-k", "name: broken-smoothing")
+    msg = fails(project, host, text, cls=UnknownComponentError)
+    assert "unknown smoothing 'broken-smoothing'" in msg
+    assert "plugin 'broken'" in msg and "failed to load: RuntimeError: boom" in msg

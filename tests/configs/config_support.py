@@ -1,8 +1,8 @@
 """Helpers for the config tests: a plugin host with the built-in components that exist yet.
 
 The built-in tokenizers and reporters may not exist when these tests are written; the
-stand-ins below take their names until they do, and are never used once they exist (the real
-host is preferred whenever every built-in module imports).
+stand-ins below take the names the tests need until they do, and are never used for a name a
+built-in provides.
 """
 
 from __future__ import annotations
@@ -35,37 +35,40 @@ class _StandInReporter(Reporter):
         return ""
 
 
-class StandIns:
-    """Registers stand-ins for the kinds whose built-in module is missing."""
+#: the names the config tests use, by kind
+NEEDED = {"tokenizer": ("13a", "none"), "reporter": ("table", "json", "csv", "markdown", "latex")}
 
-    def __init__(self, missing: set[str]) -> None:
+
+class StandIns:
+    """Registers stand-ins for the needed names no built-in provides (yet)."""
+
+    def __init__(self, missing: dict[str, list[str]]) -> None:
         self.missing = missing
 
     @evalfw.hookimpl
     def evalfw_register_tokenizers(self) -> list[type[Tokenizer]]:
-        if "evalfw.builtin.tokenizers" not in self.missing:
-            return []
-        return [type(f"Tok{n}", (_StandInTokenizer,), {"name": n}) for n in ("13a", "none")]
+        return [type(f"Tok{n}", (_StandInTokenizer,), {"name": n})
+                for n in self.missing.get("tokenizer", ())]
 
     @evalfw.hookimpl
     def evalfw_register_reporters(self) -> list[type[Reporter]]:
-        if "evalfw.builtin.reporters" not in self.missing:
-            return []
-        names = ("table", "json", "csv", "markdown", "latex")
-        return [type(f"Rep{n}", (_StandInReporter,), {"name": n}) for n in names]
+        return [type(f"Rep{n}", (_StandInReporter,), {"name": n})
+                for n in self.missing.get("reporter", ())]
 
 
 def make_host(*extra: Any) -> PluginHost:
     """The real built-in host when it is complete; otherwise what exists plus stand-ins."""
-    modules, missing = [], set()
+    modules = []
     for name in BUILTIN_PLUGINS:
         try:
             modules.append(importlib.import_module(name))
         except ModuleNotFoundError as exc:
             if exc.name != name:
                 raise
-            missing.add(name)
-    if not missing:
-        return PluginHost.create(autoload=False, extra_plugins=extra)
+    host = PluginHost.create(autoload=False, builtins=False, extra_plugins=[*modules, *extra])
+    missing = {kind: [n for n in names if n not in host.registry(kind)]
+               for kind, names in NEEDED.items()}
+    if not any(missing.values()):
+        return host
     return PluginHost.create(autoload=False, builtins=False,
                              extra_plugins=[*modules, StandIns(missing), *extra])
