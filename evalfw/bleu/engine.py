@@ -182,6 +182,15 @@ def segment_counts(spec: BleuSpec, stats: SegmentStats, i: int, ref_len: np.ndar
 
 def sentence_scores(spec: BleuSpec, stats: SegmentStats) -> list[BleuScore]:
     """One score per segment, each computed from that segment's statistics alone."""
+    from evalfw.bleu import fast  # the built-in sacreBLEU family, vectorized, same bits
+
+    if fast.supports(spec):
+        return fast.sentence_scores(spec, stats, chosen_ref_len(spec, stats), count_refs(stats))
+    return sentence_scores_generic(spec, stats)
+
+
+def sentence_scores_generic(spec: BleuSpec, stats: SegmentStats) -> list[BleuScore]:
+    """``score_counts`` on every segment: the definition the fast path must equal."""
     ref_len = chosen_ref_len(spec, stats)
     nrefs = count_refs(stats)
     return [score_counts(spec, segment_counts(spec, stats, i, ref_len), nrefs, segment=i)
