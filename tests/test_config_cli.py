@@ -99,3 +99,32 @@ def test_schema_command(cli_host, capsys) -> None:  # type: ignore[no-untyped-de
     assert "test-floorplus" in schema["$defs"]["component_smoothing"]["anyOf"][0]["enum"]
     assert main(["schema", "--static"]) == 0
     assert json.loads(capsys.readouterr().out) == static_schema()
+
+
+SHARED = Path(__file__).parents[1].parent / "shared" / "data" / "wmt22"
+
+
+def test_data_root_override_points_a_config_at_wmt22(cli_host, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    if not (SHARED / "en-de" / "ref.A.txt").is_file():
+        pytest.skip(f"shared WMT22 data not found at {SHARED}")
+    pairs = ("en-de", "de-en", "en-zh", "en-ja")
+    config = {
+        "schema_version": 1, "experiment": "wmt22", "data_root": "nowhere-until-overridden",
+        "test_sets": [{"name": p, "langs": p, "source": "{data_root}/" + p + "/src.txt",
+                       "references": ["{data_root}/" + p + "/ref.*.txt"],
+                       "systems": {"*": "{data_root}/" + p + "/sys/*.txt"}} for p in pairs],
+        "metrics": [{"name": "bleu"}],
+    }
+    path = tmp_path / "wmt.yaml"
+    path.write_text(yaml.safe_dump(config))
+    assert main(["validate", str(path), "--set", f"data_root={SHARED}"]) == 0
+    assert capsys.readouterr().out == "ok: wmt22 (4 test sets, 1 metric)\n"
+    from evalfw.config import load_config
+
+    loaded, _ = load_config(path, [f"data_root={SHARED}"], host=make_host())
+    by_name = {ts.name: ts for ts in loaded.test_sets}
+    assert [p.name for p in by_name["en-de"].references] == ["ref.A.txt", "ref.B.txt"]
+    assert [p.name for p in by_name["en-ja"].references] == ["ref.A.txt"]
+    assert set(by_name["en-de"].system_names) == {p.stem for p in (SHARED / "en-de/sys").glob("*.txt")}
+    assert main(["validate", str(path)]) == 2  # without the override the data is not there
+    assert "nowhere-until-overridden" in capsys.readouterr().err

@@ -12,6 +12,7 @@ Validation itself reports the first violation in document order as one line
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
@@ -143,7 +144,11 @@ def explain(err: ValidationError, locations: Locations, prefix: KeyPath = ()) ->
     schema = err.schema if isinstance(err.schema, Mapping) else {}
     if v == "additionalProperties" and isinstance(got, Mapping):
         allowed = sorted(schema.get("properties", {}))
-        extra = next(k for k in got if k not in allowed)
+        patterns = list(schema.get("patternProperties", {}))
+        extra = next((k for k in got if k not in allowed
+                      and not any(re.search(p, k) for p in patterns)), None)
+        if extra is None:
+            return locations.error(path, err.message)
         return locations.error((*path, extra), (
             f"unknown key '{extra}'{suggest(extra, allowed)}; "
             f"allowed keys: {', '.join(allowed) or 'none'}"), key=True)
@@ -158,8 +163,6 @@ def explain(err: ValidationError, locations: Locations, prefix: KeyPath = ()) ->
         options = [want] if v == "const" else list(want)
         hint = suggest(got, [str(o) for o in options]) if isinstance(got, str) else ""
         msg = f"expected {' or '.join(json.dumps(o) for o in options)}, got {_describe(got)}{hint}"
-    elif v == "propertyNames":
-        return locations.error(path, f"invalid key {err.instance!r}: {err.message}")
     elif v == "minLength":
         msg = "must not be empty"
     elif v == "minItems":
