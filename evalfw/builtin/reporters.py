@@ -1,0 +1,209 @@
+"""Built-in report writers: ``table`` (terminal, the default), ``json``, ``csv``, ``markdown``
+and ``latex`` (booktabs).
+
+Reporters see only the record (``record.json`` as a mapping), never the data or the engine, so
+``evalfw show`` renders any stored version exactly as ``evalfw run`` did. The grid reporters
+put systems in rows and (test set, metric[, level]) in columns; ``csv`` and ``json`` keep
+every result at full precision.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from evalfw.components import Reporter
+from evalfw.plugin import hookimpl
+
+_DECIMALS = {
+    "type": "object",
+    "properties": {"decimals": {
+        "description": "digits after the point; default 2 for 0-100 scores and 4 for 0-1",
+        "type": ["integer", "null"], "minimum": 0, "maximum": 17, "default": None}},
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    test_set: str
+    metric: str
+    level: str
+    both_levels: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.metric} ({self.level})" if self.both_levels or self.level != "corpus" \
+            else self.metric
+
+
+class Grid:
+    """Systems x (test set, metric, level) view of a record's results."""
+
+    def __init__(self, record: Mapping[str, Any], decimals: int | None = None) -> None:
+        self.record = record
+        self.decimals = decimals
+        levels = {m["name"]: m["levels"] for m in record.get("metrics", [])}
+        self.columns: list[Column] = []
+        self.systems: list[str] = []
+        self.cells: dict[tuple[str, Column], Mapping[str, Any]] = {}
+        for r in record["results"]:
+            col = Column(r["test_set"], r["metric"], r["level"],
+                         len(levels.get(r["metric"], ())) > 1)
+            if col not in self.columns:
+                self.columns.append(col)
+            if r["system"] not in self.systems:
+                self.systems.append(r["system"])
+            self.cells[(r["system"], col)] = r
+
+    def value(self, system: str, col: Column) -> str:
+        r = self.cells.get((system, col))
+        if r is None:
+            return "-"
+        places = self.decimals if self.decimals is not None else (
+            2 if r.get("score_scale", 100) == 100 else 4)
+        return f"{r['score']:.{places}f}"
+
+    def test_set_groups(self) -> list[tuple[str, int]]:
+        """(test set, number of columns) in column order."""
+        groups: list[tuple[str, int]] = []
+        for col in self.columns:
+            if groups and groups[-1][0] == col.test_set:
+                groups[-1] = (col.test_set, groups[-1][1] + 1)
+            else:
+                groups.append((col.test_set, 1))
+        return groups
+
+
+def title(record: Mapping[str, Any]) -> str:
+    return f"{record['experiment']} {record['version']} ({record['created']})"
+
+
+class TableReporter(Reporter):
+    name = "table"
+    description = "aligned terminal table: systems x test set/metric, then signatures"
+    extension = "txt"
+    options_schema = _DECIMALS
+
+    def render(self, record: Mapping[str, Any]) -> str:
+        grid = Grid(record, self.options["decimals"])
+        head1 = ["", *(c.test_set for c in grid.columns)]
+        head2 = ["system", *(c.label for c in grid.columns)]
+        rows = [[s, *(grid.value(s, c) for c in grid.columns)] for s in grid.systems]
+        table = [head1, head2, *rows]
+        widths = [max(len(r[i]) for r in table) for i in range(len(head2))]
+
+        def line(cells: list[str]) -> str:
+            first = cells[0].ljust(widths[0])
+            rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
+            return "  ".join([first, *rest]).rstrip()
+
+        out = [title(record), "", line(head1), line(head2),
+               "  ".join("-" * w for w in widths), *(line(r) for r in rows), "", "Signatures:"]
+        for spec in record.get("specs", []):
+            sig = spec.get("sacrebleu_signature") or spec["signature"]
+            out.append(f"  {spec['test_set']} {spec['metric']}: {sig}")
+        if record.get("warnings"):
+            out += ["", "Data warnings:"]
+            out += [f"  {w['file']}{':' + str(w['first_line']) if 'first_line' in w else ''}: "
+                    f"{w['message']}" for w in record["warnings"]]
+        return "\n".join(out) + "\n"
+
+
+class JsonReporter(Reporter):
+    name = "json"
+    description = "the results and signatures as JSON (full precision)"
+    extension = "json"
+
+    def render(self, record: Mapping[str, Any]) -> str:
+        keep = ("experiment", "version", "created", "specs", "results", "warnings")
+        return json.dumps({k: record[k] for k in keep if k in record}, indent=1,
+                          ensure_ascii=False) + "\n"
+
+
+CSV_FIELDS = ("test_set", "system", "metric", "level", "score", "score_scale", "bp", "ratio",
+              "hyp_len", "ref_len", "precisions", "counts", "totals", "n", "min", "max")
+
+
+class CsvReporter(Reporter):
+    name = "csv"
+    description = "one row per test set x system x metric x level, full precision"
+    extension = "csv"
+
+    def render(self, record: Mapping[str, Any]) -> str:
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(CSV_FIELDS)
+        for r in record["results"]:
+            writer.writerow([
+                " ".join(repr(x) for x in r[k]) if isinstance(r.get(k), list)
+                else (repr(r[k]) if isinstance(r.get(k), float) else r.get(k, ""))
+                for k in CSV_FIELDS])
+        return buf.getvalue()
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+class MarkdownReporter(Reporter):
+    name = "markdown"
+    description = "a Markdown (GitHub) table, systems x test set/metric"
+    extension = "md"
+    options_schema = _DECIMALS
+
+    def render(self, record: Mapping[str, Any]) -> str:
+        grid = Grid(record, self.options["decimals"])
+        head = ["System", *(f"{c.test_set} {c.label}" for c in grid.columns)]
+        out = ["| " + " | ".join(_md_escape(h) for h in head) + " |",
+               "|:---|" + "---:|" * len(grid.columns)]
+        for s in grid.systems:
+            out.append("| " + " | ".join([_md_escape(s), *(grid.value(s, c) for c in
+                                                          grid.columns)]) + " |")
+        return "\n".join(out) + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+class LatexReporter(Reporter):
+    name = "latex"
+    description = "a LaTeX booktabs tabular (needs \\usepackage{booktabs})"
+    extension = "tex"
+    options_schema = _DECIMALS
+
+    def render(self, record: Mapping[str, Any]) -> str:
+        grid = Grid(record, self.options["decimals"])
+        n = len(grid.columns)
+        out = [f"\\begin{{tabular}}{{l{'r' * n}}}", "\\toprule"]
+        groups = grid.test_set_groups()
+        out.append(" & ".join(["", *(f"\\multicolumn{{{k}}}{{c}}{{{latex_escape(t)}}}"
+                                     for t, k in groups)]) + " \\\\")
+        start, rules = 2, []
+        for _, k in groups:
+            rules.append(f"\\cmidrule(lr){{{start}-{start + k - 1}}}")
+            start += k
+        out.append(" ".join(rules))
+        out.append(" & ".join(["System", *(latex_escape(c.label) for c in grid.columns)])
+                   + " \\\\")
+        out.append("\\midrule")
+        for s in grid.systems:
+            out.append(" & ".join([latex_escape(s), *(grid.value(s, c) for c in grid.columns)])
+                       + " \\\\")
+        out += ["\\bottomrule", "\\end{tabular}"]
+        return "\n".join(out) + "\n"
+
+
+@hookimpl
+def evalfw_register_reporters() -> list[type[Reporter]]:
+    return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter]

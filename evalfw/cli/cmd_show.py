@@ -1,0 +1,34 @@
+"""``evalfw show``: re-render a stored run version without recomputing anything."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evalfw.cli.runargs import add_format, add_runs_dir, default_host, render
+
+HELP = "re-render a stored run (no recomputation)"
+EPILOG = """examples:
+  evalfw show wmt                          # latest version of experiment 'wmt'
+  evalfw show wmt/20250101T120000Z-001 --format latex
+  evalfw show runs/wmt/20250101T120000Z-001 --format csv
+  evalfw show wmt --runs-dir /data/runs
+
+RUN is a version directory, <experiment> (its latest version) or <experiment>/<version>
+under --runs-dir.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run", metavar="RUN", help="version directory, EXPERIMENT or "
+                        "EXPERIMENT/VERSION")
+    add_format(parser)
+    add_runs_dir(parser)
+
+
+def execute(args: argparse.Namespace) -> int:
+    from evalfw.records.load import open_run
+
+    stored = open_run(args.run, args.runs_dir)
+    sys.stdout.write(render(default_host(), args.format, stored.record))
+    return 0

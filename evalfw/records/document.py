@@ -1,0 +1,74 @@
+"""The record document: its JSON Schema, validation, canonical encoding and hashing.
+
+A record is plain JSON data. Floats are written with ``repr`` precision (Python's ``json``
+does that), so every score reads back bit-identical; NaN and infinity are refused.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from importlib import resources
+from typing import Any
+
+from evalfw.errors import RecordError
+
+SCHEMA_VERSION = 1
+RECORD_FILE = "record.json"
+SEGMENTS_FILE = "segments.npz"
+
+
+@functools.cache
+def record_schema() -> dict[str, Any]:
+    """The record JSON Schema (draft 2020-12) shipped in this package."""
+    text = resources.files("evalfw.records").joinpath("record.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def validate_record(record: Any, where: str = "record") -> None:
+    """Raise RecordError naming the first schema violation (key path and message)."""
+    import jsonschema
+
+    if isinstance(record, dict) and isinstance(record.get("schema_version"), int) \
+            and record["schema_version"] > SCHEMA_VERSION:
+        raise RecordError(
+            f"{where}: record schema_version {record['schema_version']} is newer than this "
+            f"evalfw understands ({SCHEMA_VERSION}); upgrade evalfw to read it")
+    validator = jsonschema.Draft202012Validator(record_schema())
+    errors = sorted(validator.iter_errors(record), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = errors[0]
+        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+        raise RecordError(f"{where}: record{path}: {err.message} (record schema "
+                          f"v{SCHEMA_VERSION}); the record is malformed or was edited by hand")
+
+
+def _default(value: Any) -> Any:
+    # numpy scalars and Fractions sneak in from plugins; everything else is a bug to report
+    if hasattr(value, "item") and callable(value.item):
+        return value.item()
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return float(value)
+    raise TypeError(f"cannot store {type(value).__name__} {value!r} in a record")
+
+
+def dumps(data: Any, *, indent: int | None = 1) -> str:
+    """JSON text of ``data`` (UTF-8 characters kept, NaN refused)."""
+    return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False, default=_default)
+
+
+def canonical_sha256(data: Any) -> str:
+    """sha256 of the canonical JSON form (sorted keys, no spaces): a stable content hash."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False, default=_default)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def plain(data: Any) -> Any:
+    """``data`` as it reads back from JSON (tuples become lists, and so on)."""
+    return json.loads(dumps(data, indent=None))

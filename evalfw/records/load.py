@@ -1,0 +1,154 @@
+"""Finding, listing and reading stored run versions.
+
+``RUN`` arguments of ``show`` and ``verify`` may be a version directory (or its
+``record.json``), ``<experiment>`` (its latest version) or ``<experiment>/<version>`` under the
+runs directory. Reading validates the record against its schema and checks the segments file
+against the sha256 recorded for it, so a damaged record is reported, never half-used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evalfw.errors import RecordError, suggest
+from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, validate_record
+from evalfw.records.store import TMP_PREFIX, VERSION_RE, version_key
+
+DEFAULT_RUNS_DIR = Path("runs")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRun:
+    """One version directory and its validated record."""
+
+    path: Path
+    record: dict[str, Any]
+
+    def segments(self) -> dict[str, np.ndarray]:
+        return load_segments(self.path, self.record)
+
+
+def versions(exp_dir: Path) -> list[Path]:
+    """Complete versions of an experiment, oldest first (temporary directories ignored)."""
+    if not exp_dir.is_dir():
+        return []
+    found = [p for p in exp_dir.iterdir() if not p.name.startswith(TMP_PREFIX)
+             and VERSION_RE.match(p.name) and (p / RECORD_FILE).is_file()]
+    return sorted(found, key=lambda p: version_key(p.name))
+
+
+def experiments(runs_dir: Path) -> list[str]:
+    if not runs_dir.is_dir():
+        return []
+    return sorted(p.name for p in runs_dir.iterdir()
+                  if p.is_dir() and not p.name.startswith(".") and versions(p))
+
+
+def resolve_run(run: str, runs_dir: Path | None = None) -> Path:
+    """The version directory that ``run`` names (see module docstring)."""
+    runs_dir = runs_dir or DEFAULT_RUNS_DIR
+    given = Path(run)
+    if given.name == RECORD_FILE and given.is_file():
+        return given.parent
+    if (given / RECORD_FILE).is_file():
+        return given
+    candidate = runs_dir / run
+    if (candidate / RECORD_FILE).is_file() and VERSION_RE.match(candidate.name):
+        return candidate
+    if candidate.is_dir() and "/" not in run.strip("/"):
+        found = versions(candidate)
+        if found:
+            return found[-1]
+        raise RecordError(f"experiment '{run}' in {runs_dir} has no complete version yet; "
+                          f"run `evalfw run CONFIG` first")
+    exp, _, ver = run.strip("/").partition("/")
+    if ver and (runs_dir / exp).is_dir():
+        names = [p.name for p in versions(runs_dir / exp)]
+        raise RecordError(f"experiment '{exp}' has no version '{ver}'{suggest(ver, names)}; "
+                          f"`evalfw runs {exp}` lists its versions")
+    names = experiments(runs_dir)
+    raise RecordError(
+        f"no run '{run}': not a version directory and no experiment of that name in "
+        f"{runs_dir}{suggest(exp, names)}; `evalfw runs` lists the experiments "
+        "(use --runs-dir DIR for another runs directory)")
+
+
+def load_record(version_dir: Path) -> dict[str, Any]:
+    path = version_dir / RECORD_FILE
+    try:
+        record = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no record here; is this a version directory?") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read the record: {exc}; the file is damaged") from None
+    validate_record(record, str(path))
+    return record
+
+
+def open_run(run: str, runs_dir: Path | None = None) -> StoredRun:
+    path = resolve_run(run, runs_dir)
+    return StoredRun(path, load_record(path))
+
+
+def load_segments(version_dir: Path, record: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The per-segment arrays (int64 statistics, float64 sentence scores), checked."""
+    path = version_dir / SEGMENTS_FILE
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    expected = record["segments"]["sha256"]
+    if hashlib.sha256(data).hexdigest() != expected:
+        raise RecordError(f"{path}: sha256 differs from the one in record.json; the segments "
+                          "file was changed or damaged after the run")
+    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+        return {k: (npz[k].astype(np.int64) if npz[k].dtype.kind == "i" else npz[k])
+                for k in npz.files}
+
+
+def headline(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per test set, the best system by the first metric's first level (for listings)."""
+    out = []
+    first = record["metrics"][0]["name"] if record["metrics"] else None
+    for ts in record["test_sets"]:
+        rows = [r for r in record["results"] if r["test_set"] == ts["name"]
+                and r["metric"] == first]
+        if not rows:
+            continue
+        level = rows[0]["level"]
+        rows = [r for r in rows if r["level"] == level]
+        best = max(rows, key=lambda r: r["score"])
+        out.append({"test_set": ts["name"], "metric": first, "level": level,
+                    "best_system": best["system"], "score": best["score"],
+                    "score_scale": best["score_scale"], "systems": len(rows)})
+    return out
+
+
+def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, Any]]:
+    """Summaries of every complete version (of ``experiment``, or of all), oldest first.
+    A version whose record cannot be read is listed with its error instead of hiding it."""
+    if experiment is not None and not (runs_dir / experiment).is_dir():
+        raise RecordError(f"no experiment '{experiment}' in {runs_dir}"
+                          f"{suggest(experiment, experiments(runs_dir))}; `evalfw runs` lists them")
+    names = [experiment] if experiment is not None else experiments(runs_dir)
+    out = []
+    for name in names:
+        for path in versions(runs_dir / name):
+            entry: dict[str, Any] = {"experiment": name, "version": path.name, "path": str(path)}
+            try:
+                record = load_record(path)
+            except RecordError as exc:
+                entry["error"] = str(exc)
+            else:
+                entry.update(created=record["created"],
+                             config_sha256=record["config"]["resolved_sha256"],
+                             headline=headline(record))
+            out.append(entry)
+    return out

@@ -1,0 +1,149 @@
+"""``evalfw.run``: run an experiment config, store a new version, return its record.
+
+The record is assembled from the config, the inputs as read, the plugin host and the scores;
+it is validated against the record schema, then stored atomically with its per-segment
+statistics and the config's reports (:mod:`evalfw.records.store`). Nothing is written when
+anything fails before the final rename.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evalfw import __version__
+from evalfw.io.text import display_path
+from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, plain
+from evalfw.records.store import encode_segments, write_version
+from evalfw.runner.environment import environment, plugin_facts
+from evalfw.runner.evaluate import Evaluation, Progress, evaluate
+
+if TYPE_CHECKING:
+    from evalfw.config import ExperimentConfig, Override
+    from evalfw.plugin.host import PluginHost
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """A finished run: its record and where it was stored (``None`` when not stored)."""
+
+    record: dict[str, Any]
+    path: Path | None
+    evaluation: Evaluation
+    host: PluginHost
+
+
+def load(config: Any, overrides: Iterable[str | Override] = (),
+         host: PluginHost | None = None) -> tuple[ExperimentConfig, PluginHost]:
+    """A config path, or an already loaded ExperimentConfig (then ``overrides`` must be empty
+    and ``host`` given, since its plugins are part of what it means)."""
+    from evalfw.config import ExperimentConfig, load_config
+
+    if isinstance(config, ExperimentConfig):
+        if tuple(overrides):
+            from evalfw.errors import ConfigError
+
+            raise ConfigError("overrides apply to a config path; pass the path, not a loaded "
+                              "ExperimentConfig, together with overrides")
+        if host is None:
+            from evalfw.bleu.api import default_host
+
+            host = default_host()
+        return config, host
+    return load_config(config, overrides, host=host)
+
+
+def _file_sha256(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _cwd_from(exp_dir: Path) -> str:
+    """The working directory relative to a version directory (physical paths, so symbolic
+    links on the way do not matter)."""
+    version_dir = os.path.realpath(exp_dir / "v")
+    try:
+        return os.path.relpath(os.path.realpath(os.getcwd()), version_dir)
+    except ValueError:  # another drive (Windows): verify must then run from the same place
+        return "."
+
+
+def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segments: bytes,
+                 argv: Sequence[str] | None) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "evalfw_version": __version__,
+        "experiment": cfg.experiment,
+        "version": "00000000T000000Z-0",  # set by the store when the name is claimed
+        "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        "command": {
+            "argv": list(argv) if argv is not None else None,
+            "overrides": [o.to_json() for o in cfg.overrides],
+            "cwd": _cwd_from(cfg.output_dir / cfg.experiment),
+        },
+        "config": {
+            "path": display_path(cfg.path) if cfg.path is not None else None,
+            "sha256": _file_sha256(cfg.path),
+            "resolved": dict(cfg.raw),
+            "resolved_sha256": cfg.sha256,
+        },
+        "seed": cfg.seed,
+        "environment": environment(host),
+        "plugins": plugin_facts(host),
+        "inputs": ev.inputs,
+        "test_sets": ev.test_sets,
+        "metrics": [{"name": m.name, "preset": m.preset, "levels": list(m.levels),
+                     "options": dict(m.options)} for m in cfg.metrics],
+        "specs": ev.specs,
+        "results": ev.results,
+        "warnings": [w.to_json() for w in ev.warnings],
+        "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
+                     "format": "npz-1", "cells": ev.cells},
+    }
+    return plain(record)
+
+
+def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
+    """The ``extras`` callback of the store: each configured report, rendered from the
+    record, as ``report-<name>.<extension>``."""
+    reporters = [host.component("reporter", c.name, c.options) for c in cfg.reports]
+
+    def render(record: Mapping[str, Any]) -> dict[str, str]:
+        return {f"report-{r.name}.{r.extension}": r.render(record) for r in reporters}
+
+    return render
+
+
+def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
+                   host: PluginHost | None = None, progress: Progress | None = None,
+                   argv: Sequence[str] | None = None, jobs: int = 1,
+                   store: bool = True) -> RunOutcome:
+    cfg, host = load(config, overrides, host)
+    render = report_files(host, cfg)  # unknown reporters fail before scoring
+    ev = evaluate(cfg, host, progress=progress, jobs=jobs)
+    segments = encode_segments(ev.arrays)
+    record = build_record(cfg, host, ev, segments, argv)
+    if not store:
+        return RunOutcome(record, None, ev, host)
+    path = write_version(cfg.output_dir, cfg.experiment, record, segments, render)
+    return RunOutcome(record, path, ev, host)
+
+
+def run(config: Any, overrides: Iterable[str | Override] = (), *,
+        host: PluginHost | None = None, progress: Progress | None = None,
+        jobs: int = 1) -> dict[str, Any]:
+    """Run the experiment ``config`` (a YAML path, or a loaded ExperimentConfig), store a new
+    version under ``output_dir/<experiment>/`` and return its record (a JSON-shaped dict).
+
+    >>> record = evalfw.run("configs/wmt.yaml", overrides=["seed=7"])  # doctest: +SKIP
+    """
+    return run_experiment(config, overrides, host=host, progress=progress, jobs=jobs).record
