@@ -43,6 +43,15 @@ ZERO_ORDER_WARNING = (
 METHOD6_MESSAGE = "This smoothing method requires non-zero precision for bigrams."
 
 
+class NltkMethod6Error(ConfigError):
+    """method6 cannot smooth these counts (fewer than 3 orders, or no trigram match). Carries
+    NLTK's own exception in ``original`` so the compat layer can raise exactly that."""
+
+    def __init__(self, message: str, original: Exception) -> None:
+        super().__init__(message)
+        self.original = original
+
+
 class RawFraction(Fraction):
     """An exact rational whose ``numerator``/``denominator`` report the raw counts it was built
     from (2/4 stays 2/4, 0/7 stays 0/7), as NLTK's ``Fraction`` does: corpus BLEU sums raw
@@ -234,6 +243,20 @@ class Method6(NltkSmoother):
     method_number = 6
     needs_orders = 1  # reads the last hypothesis length
     options_schema = _number_option("alpha", 5, "weight of the prior")
+
+    def smooth(self, counts: Counts) -> Smoothed:
+        try:
+            return super().smooth(counts)
+        except (AssertionError, IndexError) as exc:
+            if isinstance(exc, IndexError):
+                why = f"needs at least 3 n-gram orders but max_order is {counts.max_order}; " \
+                      "raise max_order or"
+            else:
+                why = "needs at least one matching trigram in the corpus (NLTK asserts this) " \
+                      "and there is none;"
+            raise NltkMethod6Error(
+                f"smoothing 'method6' {why} choose another smoothing (chen-cherry-6 is the "
+                "paper's method and has neither restriction)", exc) from exc
 
     def transform(self, p: list[Any], ctx: NltkContext | None) -> list[Any]:
         assert ctx is not None

@@ -19,7 +19,14 @@ import numpy as np
 
 from evalfw.builtin.brevity import Closest
 from evalfw.builtin.counting import Clipped, ClippedIndex
-from evalfw.builtin.nltk_family import METHODS, NltkContext, NltkMean, NltkSmoother, RawFraction
+from evalfw.builtin.nltk_family import (
+    METHODS,
+    NltkContext,
+    NltkMean,
+    NltkMethod6Error,
+    NltkSmoother,
+    RawFraction,
+)
 from evalfw.components import Counts, Smoothed
 
 __all__ = [
@@ -163,7 +170,10 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequ
                 last_m, last_t = _one_segment(list_of_references[-1], hypotheses[-1], need)
             counts = Counts(counts.matches, counts.totals, hyp_len, ref_len, len(hypotheses),
                             tuple(last_m), tuple(last_t), len(hypotheses[-1]))
-        smoothed = smoother.smooth(counts)
+        try:
+            smoothed = smoother.smooth(counts)
+        except NltkMethod6Error as exc:  # NLTK's own AssertionError / IndexError
+            raise exc.original from None
     else:  # a user's own function, called with NLTK's convention
         result = smoothing_function(p_n, references=list_of_references[-1],  # type: ignore[misc]
                                     hypothesis=hypotheses[-1], hyp_len=hyp_len)
