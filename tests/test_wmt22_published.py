@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 
-import pytest
-
 import evalfw
 from evalfw.bleu import engine
 from evalfw.bleu.spec import resolve_spec
@@ -20,7 +18,9 @@ def published():
     with open(root / "automatic-scores.tsv", encoding="utf-8") as f:
         reader = csv.DictReader(f, delimiter="\t")
         for row in reader:
-            if row["pair"] in TOKENIZER and row["metric"].startswith("bleu-"):
+            # the TSV also scores systems whose outputs are not in ../shared (not primary)
+            if (row["pair"] in TOKENIZER and row["metric"].startswith("bleu-")
+                    and (root / row["pair"] / "sys" / f"{row['system']}.txt").is_file()):
                 rows.append(row)
     return rows
 
@@ -28,7 +28,9 @@ def published():
 def test_all_106_published_scores(session_host):
     root = need_wmt22()
     rows = published()
-    assert len(rows) == 106
+    # en-ja has one reference, so its bleu-all rows repeat bleu-A: 106 distinct published values
+    distinct = [r for r in rows if not (r["pair"] == "en-ja" and r["metric"] == "bleu-all")]
+    assert len(distinct) == 106
     checked = 0
     by_pair: dict[str, list[dict]] = {}
     for row in rows:
@@ -48,11 +50,11 @@ def test_all_106_published_scores(session_host):
             score = engine.corpus_score(spec, stats).score
             assert score == float(row["score"]), (pair, row["system"], row["metric"], score)
             checked += 1
-    assert checked == 106
+    assert checked == len(rows) == 119
 
 
 def test_public_api_matches_on_one_system():
     root = need_wmt22()
     hyps = read_lines(root / "de-en" / "sys" / "Online-A.txt")
     refs = [read_lines(root / "de-en" / "ref.A.txt")]
-    assert evalfw.corpus_bleu(hyps, refs).score == pytest.approx(33.2853977110808, abs=0)
+    assert evalfw.corpus_bleu(hyps, refs).score == 33.2853977110808

@@ -191,12 +191,13 @@ class PluginHost:
     def _build_registries(self) -> dict[str, ComponentRegistry]:
         # Hook implementations are called one by one (not through pluggy's hook caller) so that
         # every returned class, and every error, is attributed to the plugin that produced it.
+        # Registration order (built-ins first) decides which provider a collision blames.
         by_name = {p.name: p for p in self.plugins}
         regs: dict[str, ComponentRegistry] = {}
         for hook_name, base in HOOKS.items():
             reg = ComponentRegistry(base.kind, tuple(self.broken))
             caller = getattr(self.pm.hook, hook_name)
-            for impl in reversed(caller.get_hookimpls()):
+            for impl in caller.get_hookimpls():
                 info = by_name.get(impl.plugin_name, PluginInfo(impl.plugin_name, "object"))
                 try:
                     classes = list(impl.function() or ())
