@@ -1,0 +1,94 @@
+"""The ``zh`` tokenizer: every "Chinese" character is a token, the rest goes through
+mteval's punctuation rules (sacreBLEU ``zh``, after Shujian Huang's script).
+
+sacreBLEU means to split CJK ideographs, CJK punctuation, fullwidth forms and a few symbol
+blocks, but its range table writes five-hex-digit code points as ``\\uXXXX`` escapes
+(``"\\u20000"`` is U+2000 followed by ``"0"``). Compared with one-character strings those
+bounds give different ranges: U+2001-U+2A6D (general punctuation, currency, arrows, maths
+and more, even U+200B) is split, CJK Extension B and the compatibility supplement are not.
+What counts is what sacreBLEU computes, so ``ZH_RANGES`` is its *effective* set (checked
+against sacreBLEU over all code points in the tests). Hiragana and Katakana are not in it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from evalfw.builtin.tokenizers import _mteval
+from evalfw.builtin.tokenizers._batch import JoinedTokenizer
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: inclusive code point ranges that sacreBLEU 2.6.0's zh tokenizer puts spaces around
+ZH_RANGES: tuple[tuple[int, int], ...] = (
+    (0x2001, 0x2A6D),
+    (0x2E80, 0x2FDF),
+    (0x2FF0, 0x303F),
+    (0x3100, 0x312F),
+    (0x31A0, 0x31EF),
+    (0x3200, 0x4DB5),
+    (0x4E00, 0x9FBB),
+    (0xF900, 0xFA2D),
+    (0xFA30, 0xFA6A),
+    (0xFA70, 0xFAD9),
+    (0xFE10, 0xFE1F),
+    (0xFE30, 0xFE4F),
+    (0xFF00, 0xFFEF),
+)
+
+_ZH_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ZH_RANGES) + "]")
+_BMP = 0x10000  # every range is in the Basic Multilingual Plane
+
+
+@functools.cache
+def _zh_table() -> np.ndarray:
+    """Boolean lookup table over the BMP, plus one False slot for everything above it."""
+    import numpy as np
+
+    table = np.zeros(_BMP + 1, dtype=bool)
+    for first, last in ZH_RANGES:
+        table[first : last + 1] = True
+    return table
+
+
+def space_out(text: str) -> str:
+    """Put a space on both sides of every Chinese character of ``text``.
+
+    Vectorized over code points: Chinese text has one match per character, which makes any
+    regex or per-character Python loop the slowest step of the whole tokenizer.
+    """
+    import numpy as np
+
+    # surrogatepass: a str may hold lone surrogates (e.g. from surrogateescape decoding)
+    code = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    hit = _zh_table()[np.minimum(code, _BMP)].astype(np.intp)
+    before = np.cumsum(hit)  # Chinese characters up to and including each position
+    out = np.full(len(code) + 2 * int(before[-1]) if len(code) else 0, 0x20, dtype=np.uint32)
+    out[np.arange(len(code)) + 2 * before - hit] = code
+    return out.tobytes().decode("utf-32-le", "surrogatepass")
+
+
+class TokenizerZh(JoinedTokenizer):
+    """Strip, space out Chinese characters, then apply mteval's rules without padding.
+
+    The joined batch can be spaced out at once (``"\\n"`` is not Chinese). Unlike 13a there is
+    no padding, so a ``.``/``,`` can touch a separator: the mteval rules treat a separator
+    like a missing neighbour, as a line end is (see ``_mteval``).
+    """
+
+    name = "zh"
+    version = "1"
+    description = "Chinese: split CJK characters (sacreBLEU's effective ranges), then 13a rules"
+
+    def _prepare(self, lines: Sequence[str]) -> Sequence[str]:
+        return [line.strip() for line in lines]
+
+    def _rewrite(self, text: str) -> tuple[str, list[int]]:
+        return _mteval.rewrite(space_out(text))
+
+    def _exact(self, line: str) -> list[str]:
+        return _mteval.exact(_ZH_CHAR.sub(r" \g<0> ", line.strip())).split()
