@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from evalfw.cli.runargs import add_format, render
@@ -68,5 +69,6 @@ def execute(args: argparse.Namespace) -> int:
             sys.stderr.write(f"evalfw: warning: {w['file']}{line}: {w['message']}\n")
     sys.stdout.write(render(outcome.host, args.format, record))
     if not args.quiet:
-        sys.stderr.write(f"evalfw: stored {outcome.path}\n")
+        # normpath only tidies "configs/../runs" for the message; the store never uses it
+        sys.stderr.write(f"evalfw: stored {os.path.normpath(outcome.path)}\n")
     return 0
