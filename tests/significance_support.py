@@ -81,3 +81,56 @@ def to_sacrebleu_vectors(stats: SegmentStats, ref_len: np.ndarray, order: int = 
     arr = np.concatenate([stats.hyp_len[:, None], ref_len[:, None], stats.matches[:, :order],
                           stats.totals[:, :order]], axis=1)
     return arr.tolist()
+
+
+# --------------------------------------------------------------- sacreBLEU oracle helpers
+
+
+def sacre_stats(metric: Any, hyps: list[str]) -> SegmentStats:
+    """sacreBLEU's own per-segment statistics of ``hyps`` (against its cached references)."""
+    return from_sacrebleu_vectors(metric._extract_corpus_statistics(hyps, None),
+                                  metric.max_ngram_order)
+
+
+def spec_for(metric: Any) -> BleuSpec:
+    """The evalfw spec of a sacreBLEU ``BLEU`` object's options."""
+    return spec(smoothing=metric.smooth_method, smooth_value=metric.smooth_value,
+                effective_order=metric.effective_order, max_order=metric.max_ngram_order)
+
+
+def sacre_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind: str, n: int,
+                 **bleu: Any) -> tuple[str, list[Any]]:
+    """sacreBLEU's PairedTest: (signature text, Result per system, baseline first)."""
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    sigs, scores = PairedTest(named, {"BLEU": BLEU(references=refs, **bleu)}, None,
+                              test_type=kind, n_samples=n)()
+    return sigs["BLEU"].format(), scores["BLEU"]
+
+
+def check_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind: str, n: int,
+                 **bleu: Any) -> Any:
+    """Run both implementations; every number must be identical."""
+    from sacrebleu.metrics import BLEU
+
+    from evalfw.analysis import sacrebleu_text as st
+    from evalfw.analysis import significance as sig
+
+    sig_text, ref_results = sacre_paired(named, refs, kind, n, **bleu)
+    metric = BLEU(references=refs, **bleu)
+    stats = {name: sacre_stats(metric, hyps) for name, hyps in named}
+    outcome = sig.paired_analysis(stats, named[0][0], spec_for(metric),
+                                  "bootstrap" if kind == "bs" else "ar", n, mode="sacrebleu")
+    base = ref_results[0]
+    if kind == "bs":
+        assert (outcome.baseline.score, outcome.baseline.mean, outcome.baseline.ci) == \
+            (base.score, base.mean, base.ci)
+    for ours, theirs in zip(outcome.comparisons, ref_results[1:], strict=True):
+        assert ours.score == theirs.score
+        assert ours.p_value == theirs.p_value, (ours.system, ours.p_value, theirs.p_value)
+        assert (ours.mean, ours.ci) == (theirs.mean, theirs.ci)
+    method = "bootstrap" if kind == "bs" else "ar"
+    assert st.paired_signature(metric.get_signature().format(), method, n, outcome.seed) \
+        == sig_text
+    return outcome

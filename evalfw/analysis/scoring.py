@@ -2,27 +2,20 @@
 
 :class:`BatchScorer` scores rows laid out as in :mod:`evalfw.analysis.resampling`. The
 general path builds a ``Counts`` per row and calls ``engine.score_counts`` (any plugin works).
-For the built-in sacreBLEU family (its smoothers, its mean, a sacreBLEU-formula brevity
-penalty, uniform weights) a vectorized path does the same float64 operations in the same
-order; ``log`` and ``exp`` stay Python's ``math`` functions because numpy's may differ in the
-last bit. Python >= 3.12 sums floats with compensation, so there the general path is used.
+For the built-in sacreBLEU family the vectorized functions of :mod:`evalfw.bleu.fast`
+(written for sentence scores, equally valid for summed rows) do the same float64 operations
+in the same order.
 """
 
 from __future__ import annotations
 
-import math
-import sys
 from typing import Any
 
 import numpy as np
 
-from evalfw.bleu import engine
+from evalfw.bleu import engine, fast
 from evalfw.bleu.spec import BleuSpec
-from evalfw.builtin import brevity, sacrebleu_family as sbf
 from evalfw.components import Counts
-
-_FAST_SMOOTHERS = (sbf.NoSmoothing, sbf.Floor, sbf.AddK, sbf.Exp)
-_FAST_PENALTIES = (brevity.Closest, brevity.ClosestFirst, brevity.Shortest)
 
 
 def counts_of(spec: BleuSpec, row: Any, last: Any, segments: int) -> Counts:
@@ -41,14 +34,7 @@ def counts_of(spec: BleuSpec, row: Any, last: Any, segments: int) -> Counts:
 
 def fast_path_applies(spec: BleuSpec) -> bool:
     """Whether the vectorized sacreBLEU-family path reproduces this spec exactly."""
-    return (
-        sys.version_info < (3, 12)
-        and type(spec.smoothing) in _FAST_SMOOTHERS
-        and type(spec.mean) is sbf.SacreMean
-        and type(spec.brevity_penalty) in _FAST_PENALTIES
-        and spec.brevity_penalty.options["formula"] == "sacrebleu"
-        and spec.weights is None
-    )
+    return fast.supports(spec)
 
 
 class BatchScorer:
@@ -73,48 +59,11 @@ class BatchScorer:
         return out
 
     def _fast(self, sums: np.ndarray) -> np.ndarray:
-        spec = self.spec
-        n = spec.max_order
-        hyp, ref = sums[:, 0], sums[:, 1]
-        raw = sums[:, 2:2 + n]
-        correct = raw.astype(np.float64)
-        total = sums[:, 2 + n:2 + 2 * n].astype(np.float64)
-        smoothing = spec.smoothing
-        if type(smoothing) is sbf.AddK:
-            correct[:, 1:] += smoothing.options["value"]
-            total[:, 1:] += smoothing.options["value"]
-        alive = np.cumprod(total > 0, axis=1).astype(bool)  # orders before the first empty one
-        zero = alive & (correct == 0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            prec = 100.0 * correct / total
-            if type(smoothing) is sbf.Exp:
-                prec = np.where(zero, 100.0 / (2.0 ** np.cumsum(zero, axis=1) * total), prec)
-            elif type(smoothing) is sbf.Floor:
-                prec = np.where(zero, 100.0 * smoothing.options["value"] / total, prec)
-            else:
-                prec = np.where(zero, 0.0, prec)
-        prec = np.where(alive, prec, 0.0)
-        eff = np.full(len(sums), n, dtype=np.int64)
-        if spec.mean.options["effective_order"]:
-            reached = alive.sum(axis=1)
-            eff = np.where(reached > 0, reached, n)
-        flat = prec.ravel()
-        nonzero = flat != 0
-        logs = np.full(flat.shape, float(sbf.LOG_ZERO))
-        logs[nonzero] = np.fromiter(map(math.log, flat[nonzero].tolist()), float,
-                                    int(nonzero.sum()))
-        logs = logs.reshape(prec.shape)
-        acc = logs[:, 0].copy()  # Python's sum: left to right (0 + x is x exactly)
-        for k in range(1, n):
-            acc = np.where(k < eff, acc + logs[:, k], acc)
-        geo = np.fromiter(map(math.exp, (acc / eff).tolist()), float, len(sums))
-        short = (hyp < ref) & (hyp > 0)
-        bp = np.where(hyp < ref, 0.0, 1.0)
-        bp[short] = np.fromiter(
-            (math.exp(1 - r / h) for r, h in zip(ref[short].tolist(), hyp[short].tolist())),
-            float, int(short.sum()))
-        score = bp * geo
-        return np.where(raw.any(axis=1), score, 0.0)
+        n = self.spec.max_order
+        matches, totals = sums[:, 2:2 + n], sums[:, 2 + n:2 + 2 * n]
+        bp = fast.penalties(sums[:, 0], sums[:, 1])
+        prec, correct, total = fast.smooth(self.spec, matches, totals)
+        return fast.scores(self.spec, prec, correct, total, matches.any(axis=1), bp)
 
 
 def sacrebleu_float32_score(spec: BleuSpec, row32: np.ndarray, segments: int) -> float:

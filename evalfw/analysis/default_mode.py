@@ -1,0 +1,135 @@
+"""``default`` mode: evalfw's own bootstrap intervals and paired tests.
+
+Differences from sacreBLEU's method (``sacrebleu`` mode), each deliberate:
+
+- statistics are summed exactly (integers, float64 BLAS) and scored with the spec's own
+  arithmetic, so a resample of the full corpus scores exactly like the corpus;
+- memory is bounded: resamples are processed in blocks (:mod:`evalfw.analysis.resampling`)
+  and only one score per resample and system is kept;
+- intervals are percentile intervals at a chosen level (default 0.95);
+- the paired bootstrap is two-sided and centred on the observed difference:
+  p = (1 + #{|d_b - d| >= |d|}) / (n + 1), d_b the resampled and d the observed difference
+  (a system compared with itself gets p = 1, not the smallest p as with a strict ">");
+- approximate randomization counts |A - B| >= |d| for the same reason;
+- one stream per analysis: every system sees the same resamples and masks, seeded by a
+  ``numpy.random.Generator`` (PCG64).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from evalfw.analysis import resampling as rs
+from evalfw.analysis.results import ComparisonResult, ConfidenceResult
+from evalfw.analysis.scoring import BatchScorer
+from evalfw.bleu.spec import BleuSpec
+
+Progress = Callable[[int, int], None]
+Named = Sequence[tuple[str, rs.Columns]]
+
+
+def _tick(progress: Progress | None, done: int, total: int) -> None:
+    if progress is not None:
+        progress(done, total)
+
+
+def corpus_scores(scorer: BatchScorer, named: Named) -> list[float]:
+    out = []
+    for _, cols in named:
+        last = None if cols.last is None else cols.last[-1:]
+        out.append(float(scorer.scores(cols.sums.sum(axis=0)[None, :], last, cols.segments)[0]))
+    return out
+
+
+def bootstrap_matrix(spec: BleuSpec, named: Named, n: int, rng: np.random.Generator,
+                     progress: Progress | None = None) -> np.ndarray:
+    """(n, systems) resampled scores; every system sees the same resamples."""
+    segments = rs.check_aligned(named)
+    scorer = BatchScorer(spec)
+    table = rs.stack([c for _, c in named])
+    out = np.empty((n, len(named)), dtype=np.float64)
+    done = 0
+    for idx in rs.index_blocks(rng, segments, n):
+        sums = rs.split(rs.exact_product(rs.count_matrix(idx, segments), table), len(named))
+        for k, (_, cols) in enumerate(named):
+            last = None if cols.last is None else cols.last[idx[:, -1]]
+            out[done:done + len(idx), k] = scorer.scores(sums[k], last, segments)
+        done += len(idx)
+        _tick(progress, done, n)
+    return out
+
+
+def interval(scores: np.ndarray, level: float) -> tuple[float, float, float, float]:
+    """(mean, lower, upper, half-width) of a percentile interval."""
+    tail = (1.0 - level) / 2.0
+    lower, upper = (float(q) for q in np.quantile(scores, [tail, 1.0 - tail]))
+    return float(np.mean(scores)), lower, upper, (upper - lower) / 2.0
+
+
+def confidence(named: Named, matrix: np.ndarray, observed: Sequence[float], level: float,
+               seed: int) -> list[ConfidenceResult]:
+    out = []
+    for k, (name, _) in enumerate(named):
+        mean, lower, upper, half = interval(matrix[:, k], level)
+        out.append(ConfidenceResult(name, observed[k], mean, half, lower, upper, len(matrix),
+                                    level, seed, "default"))
+    return out
+
+
+def bootstrap_comparison(name: str, base: str, sys_s: np.ndarray, base_s: np.ndarray,
+                         score: float, base_score: float, level: float,
+                         seed: int) -> ComparisonResult:
+    n = len(sys_s)
+    delta = score - base_score
+    diffs = sys_s - base_s
+    extreme = int(np.sum(np.abs(diffs - delta) >= abs(delta)))
+    mean, lower, upper, half = interval(sys_s, level)
+    _, d_lower, d_upper, _ = interval(diffs, level)
+    return ComparisonResult(
+        name, base, "bootstrap", "default", n, seed, score, base_score, delta,
+        (extreme + 1) / (n + 1), mean=mean, ci=half, lower=lower, upper=upper,
+        delta_lower=d_lower, delta_upper=d_upper, wins=float(np.mean(diffs > 0)))
+
+
+def ar_exceedances(spec: BleuSpec, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
+                   observed: Sequence[float], n: int, rng: np.random.Generator,
+                   progress: Progress | None = None) -> list[int]:
+    """For each (a, b) pair: trials whose |score(A) - score(B)| >= observed, where pseudo-system
+    A takes a's segment where the shared mask is true and b's elsewhere, B the complement."""
+    segments = rs.check_aligned([(str(i), c) for pair in pairs for i, c in enumerate(pair)])
+    scorer = BatchScorer(spec)
+    deltas = rs.stack([rs.Columns(a.sums - b.sums, None) for a, b in pairs])
+    counts = [0] * len(pairs)
+    done = 0
+    for mask in rs.mask_blocks(rng, segments, n):
+        moved = rs.split(rs.exact_product(mask.astype(np.float64), deltas), len(pairs))
+        for k, (a, b) in enumerate(pairs):
+            last_a = last_b = None
+            if a.last is not None and b.last is not None:
+                take_a = mask[:, -1:]
+                last_a = np.where(take_a, a.last[-1], b.last[-1])
+                last_b = np.where(take_a, b.last[-1], a.last[-1])
+            shuf_a = b.sums.sum(axis=0) + moved[k]
+            shuf_b = a.sums.sum(axis=0) - moved[k]
+            diff = np.abs(scorer.scores(shuf_a, last_a, segments)
+                          - scorer.scores(shuf_b, last_b, segments))
+            counts[k] += int(np.sum(diff >= observed[k]))
+        done += len(mask)
+        _tick(progress, done, n)
+    return counts
+
+
+def ar_comparisons(spec: BleuSpec, pairs: Sequence[tuple[tuple[str, rs.Columns], tuple[str, rs.Columns]]],
+                   n: int, rng: np.random.Generator, seed: int,
+                   progress: Progress | None = None) -> list[ComparisonResult]:
+    """One AR result per (system, baseline) pair, all pairs on shared masks."""
+    scorer = BatchScorer(spec)
+    scores = [corpus_scores(scorer, [s, b]) for s, b in pairs]
+    observed = [abs(s - b) for s, b in scores]
+    counts = ar_exceedances(spec, [(b[1], s[1]) for s, b in pairs], observed, n, rng, progress)
+    return [
+        ComparisonResult(s[0], b[0], "ar", "default", n, seed, sc, bc, sc - bc, (c + 1) / (n + 1))
+        for (s, b), (sc, bc), c in zip(pairs, scores, counts)
+    ]

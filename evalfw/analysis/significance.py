@@ -1,0 +1,191 @@
+"""Public API of the significance analyses: bootstrap intervals and paired tests.
+
+Everything works from per-segment statistics (:class:`evalfw.bleu.stats.SegmentStats`, one
+per system, segments aligned) and a :class:`evalfw.bleu.spec.BleuSpec`; nothing is
+re-tokenized. Two modes:
+
+``mode="sacrebleu"``
+    sacreBLEU 2.6.0's numbers for the same seed (``--confidence``, ``--paired-bs``,
+    ``--paired-ar``); ``seed=None`` reads ``$SACREBLEU_SEED`` (default 12345, ``none`` =
+    unseeded). Needs sacreBLEU's smoothing and mean. See :mod:`evalfw.analysis.sacrebleu_mode`.
+``mode="default"``
+    exact float64 statistics, bounded memory, percentile intervals, two-sided tests, shared
+    resamples for all systems; ``seed=None`` means 12345 and ``"none"`` draws a fresh seed,
+    which is recorded in the results. See :mod:`evalfw.analysis.default_mode`.
+
+Examples::
+
+    stats = {"base": base_stats, "new": new_stats}          # SegmentStats per system
+    out = paired_analysis(stats, "base", spec, method="bootstrap", n=1000, seed=1)
+    out.baseline.ci, out.comparisons[0].p_value
+    paired_test(stats, "base", spec, method="ar", mode="sacrebleu")   # list[ComparisonResult]
+    confidence_interval(stats["new"], spec, n=1000, mode="sacrebleu").to_json()
+    apply_holm(all_comparisons_of_the_run)                  # multiple-comparison correction
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from evalfw.analysis import default_mode as dm, resampling as rs, sacrebleu_mode as sm
+from evalfw.analysis.results import METHODS, MODES, ComparisonResult, ConfidenceResult
+from evalfw.analysis.scoring import BatchScorer
+from evalfw.bleu.spec import BleuSpec
+from evalfw.bleu.stats import SegmentStats
+from evalfw.errors import ConfigError, suggest
+
+DEFAULT_SEED = 12345
+DEFAULT_N = sm.DEFAULT_N
+
+
+@dataclass(frozen=True)
+class PairedOutcome:
+    """A paired test of every system against a baseline (or of all pairs).
+
+    ``baseline`` is the baseline's bootstrap interval (paired bootstrap only, else None);
+    ``intervals`` the intervals of every system (default-mode bootstrap: one shared run).
+    """
+
+    method: str
+    mode: str
+    n: int
+    seed: int | None
+    baseline: ConfidenceResult | None
+    comparisons: tuple[ComparisonResult, ...]
+    intervals: tuple[ConfidenceResult, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method, "mode": self.mode, "n": self.n, "seed": self.seed,
+            "baseline": self.baseline.to_json() if self.baseline else None,
+            "comparisons": [c.to_json() for c in self.comparisons],
+            "intervals": [c.to_json() for c in self.intervals],
+        }
+
+
+def _check(mode: str, method: str | None = None) -> None:
+    if mode not in MODES:
+        raise ConfigError(f"significance mode '{mode}' is unknown{suggest(mode, MODES)}; "
+                          f"choose one of: {', '.join(MODES)}")
+    if method is not None and method not in METHODS:
+        raise ConfigError(f"paired test method '{method}' is unknown{suggest(method, METHODS)}; "
+                          f"choose one of: {', '.join(METHODS)}")
+
+
+def default_seed(seed: int | str | None) -> int:
+    """Default-mode seed: None -> 12345; 'none' -> a fresh random seed (recorded)."""
+    if seed is None:
+        return DEFAULT_SEED
+    if isinstance(seed, str) and seed.strip().lower() == "none":
+        return secrets.randbits(63)
+    try:
+        return int(seed)
+    except (TypeError, ValueError):
+        raise ConfigError(f"seed: expected an integer or 'none', got {seed!r}") from None
+
+
+def _n(n: int | None, method: str) -> int:
+    n = DEFAULT_N[method] if n is None or n == 0 else n
+    if not isinstance(n, int) or n < 1:
+        raise ConfigError(f"number of samples must be a positive integer, got {n!r}")
+    return n
+
+
+def _named(spec: BleuSpec, stats_by_system: Mapping[str, SegmentStats]) -> list[tuple[str, rs.Columns]]:
+    return [(name, rs.columns(spec, st)) for name, st in stats_by_system.items()]
+
+
+def confidence_intervals(stats_by_system: Mapping[str, SegmentStats], spec: BleuSpec,
+                         n: int = 1000, seed: int | str | None = None, mode: str = "default",
+                         level: float = 0.95, progress: dm.Progress | None = None,
+                         ) -> list[ConfidenceResult]:
+    """Bootstrap interval of each system's score (sacreBLEU mode: each as ``--confidence``)."""
+    _check(mode)
+    n = _n(n, "bootstrap")
+    named = _named(spec, stats_by_system)
+    if mode == "sacrebleu":
+        seed_s = sm.read_seed(seed)
+        return [sm.confidence(spec, cols, n, seed_s, system=name) for name, cols in named]
+    value = default_seed(seed)
+    matrix = dm.bootstrap_matrix(spec, named, n, np.random.default_rng(value), progress)
+    observed = dm.corpus_scores(BatchScorer(spec), named)
+    return dm.confidence(named, matrix, observed, level, value)
+
+
+def confidence_interval(stats: SegmentStats, spec: BleuSpec, n: int = 1000,
+                        seed: int | str | None = None, mode: str = "default",
+                        level: float = 0.95, system: str = "system") -> ConfidenceResult:
+    """Bootstrap interval of one system's score."""
+    return confidence_intervals({system: stats}, spec, n, seed, mode, level)[0]
+
+
+def paired_analysis(stats_by_system: Mapping[str, SegmentStats], baseline: str, spec: BleuSpec,
+                    method: str = "bootstrap", n: int | None = None,
+                    seed: int | str | None = None, mode: str = "default", level: float = 0.95,
+                    progress: dm.Progress | None = None) -> PairedOutcome:
+    """Paired test of every other system against ``baseline`` (a key of ``stats_by_system``)."""
+    _check(mode, method)
+    if baseline not in stats_by_system:
+        raise ConfigError(f"baseline '{baseline}' is not among the systems"
+                          f"{suggest(baseline, stats_by_system)}: {', '.join(stats_by_system)}")
+    n = _n(n, method)
+    named = _named(spec, stats_by_system)
+    base = next(item for item in named if item[0] == baseline)
+    others = [item for item in named if item[0] != baseline]
+    if mode == "sacrebleu":
+        seed_s = sm.read_seed(seed)
+        if method == "ar":
+            comps = sm.paired_ar(spec, base, others, n, seed_s)
+            return PairedOutcome(method, mode, n, seed_s.value, None, tuple(comps))
+        bl, comps = sm.paired_bootstrap(spec, base, others, n, seed_s)
+        return PairedOutcome(method, mode, n, seed_s.value, bl, tuple(comps))
+    value = default_seed(seed)
+    rng = np.random.default_rng(value)
+    if method == "ar":
+        comps = dm.ar_comparisons(spec, [(o, base) for o in others], n, rng, value, progress)
+        return PairedOutcome(method, mode, n, value, None, tuple(comps))
+    matrix = dm.bootstrap_matrix(spec, named, n, rng, progress)
+    observed = dm.corpus_scores(BatchScorer(spec), named)
+    intervals = dm.confidence(named, matrix, observed, level, value)
+    b = [name for name, _ in named].index(baseline)
+    comps = [dm.bootstrap_comparison(name, baseline, matrix[:, k], matrix[:, b], observed[k],
+                                     observed[b], level, value)
+             for k, (name, _) in enumerate(named) if k != b]
+    return PairedOutcome(method, mode, n, value, intervals[b], tuple(comps), tuple(intervals))
+
+
+def paired_test(stats_by_system: Mapping[str, SegmentStats], baseline: str, spec: BleuSpec,
+                method: str = "bootstrap", n: int | None = None, seed: int | str | None = None,
+                mode: str = "default", level: float = 0.95) -> list[ComparisonResult]:
+    """:func:`paired_analysis`, comparisons only."""
+    return list(paired_analysis(stats_by_system, baseline, spec, method, n, seed, mode,
+                                level).comparisons)
+
+
+def all_pairs(stats_by_system: Mapping[str, SegmentStats], spec: BleuSpec,
+              method: str = "bootstrap", n: int | None = None, seed: int | str | None = None,
+              level: float = 0.95, progress: dm.Progress | None = None) -> PairedOutcome:
+    """Every pair of systems (default mode): the later-listed system of each pair is tested
+    against the earlier one, all on one shared stream of resamples or masks."""
+    _check("default", method)
+    n = _n(n, method)
+    value = default_seed(seed)
+    rng = np.random.default_rng(value)
+    named = _named(spec, stats_by_system)
+    pairs = list(combinations(range(len(named)), 2))
+    if method == "ar":
+        comps = dm.ar_comparisons(spec, [(named[j], named[i]) for i, j in pairs], n, rng, value,
+                                  progress)
+        return PairedOutcome(method, "default", n, value, None, tuple(comps))
+    matrix = dm.bootstrap_matrix(spec, named, n, rng, progress)
+    observed = dm.corpus_scores(BatchScorer(spec), named)
+    comps = [dm.bootstrap_comparison(named[j][0], named[i][0], matrix[:, j], matrix[:, i],
+                                     observed[j], observed[i], level, value) for i, j in pairs]
+    return PairedOutcome(method, "default", n, value, None, tuple(comps),
+                         tuple(dm.confidence(named, matrix, observed, level, value)))
