@@ -12,7 +12,8 @@ from typing import Any
 HYP1 = ("It is a guide to action which ensures that the military always obeys the commands "
         "of the party").split()
 HYP2 = "It is to insure the troops forever hearing the activity guidebook that party direct".split()
-REF1 = "It is a guide to action that ensures that the military will forever heed Party commands".split()
+REF1 = ("It is a guide to action that ensures that the military will forever heed Party "
+        "commands").split()
 REF2 = ("It is the guiding principle which guarantees the military forces always being under "
         "the command of the Party").split()
 REF3 = "It is the practical guide for the army always to heed the directions of the party".split()

@@ -108,7 +108,8 @@ def _same_precisions(ours: list[Any], theirs: list[Any]) -> bool:
         return False
     for a, b in zip(ours, theirs):
         if isinstance(b, B.Fraction):  # NLTK's raw-count Fraction <-> evalfw's RawFraction
-            if not (isinstance(a, C.Fraction) and (a.numerator, a.denominator) == (b.numerator, b.denominator)):
+            raw = (b.numerator, b.denominator)
+            if not (isinstance(a, C.Fraction) and (a.numerator, a.denominator) == raw):
                 return False
         elif not identical(a, b):  # float vs float, or reduced Fraction results of arithmetic
             return False
@@ -174,6 +175,6 @@ def test_custom_smoothing_function_gets_nltks_arguments():
 
 
 def test_strings_are_character_sequences_as_in_nltk():
-    ours = C.sentence_bleu(["the cat sat"], "the cat", smoothing_function=C.SmoothingFunction().method1)
-    theirs = B.sentence_bleu(["the cat sat"], "the cat", smoothing_function=B.SmoothingFunction().method1)
+    ours = C.sentence_bleu(["the cat sat"], "the cat", (0.25,) * 4, C.SmoothingFunction().method1)
+    theirs = B.sentence_bleu(["the cat sat"], "the cat", (0.25,) * 4, B.SmoothingFunction().method1)
     assert identical(ours, theirs)

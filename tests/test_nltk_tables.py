@@ -196,7 +196,8 @@ def test_wmt15_eval_against_nltk_data():
         ref_path = nltk_data.find("models/wmt15_eval/ref.ru")
         hyp_path = nltk_data.find("models/wmt15_eval/google.ru")
     except LookupError:
-        pytest.skip("nltk_data models/wmt15_eval is not installed (python -m nltk.downloader wmt15_eval)")
+        pytest.skip("nltk_data models/wmt15_eval is not installed "
+                    "(python -m nltk.downloader wmt15_eval)")
     with open(ref_path, encoding="utf8") as r, open(hyp_path, encoding="utf8") as h:
         refs, hyps = [[line.split()] for line in r], [line.split() for line in h]
     expected = [0.5384615384615384, 0.3991786166935928, 0.30354141085695724, 0.23168256941453305,
@@ -222,7 +223,7 @@ AB_BY_METHOD = [1.491668146240062e-154, 0.316227766016838, 0.7071067811865476,
     (R3, HYP2, HYP2_BY_METHOD), ([["a", "b"]], ["a", "b"], AB_BY_METHOD)])
 def test_scores_by_method(refs, hyp, expected):
     for method, value in enumerate(expected):
-        result = outcome(C.sentence_bleu, refs, hyp, smoothing_function=getattr(SF, f"method{method}"))
+        result = outcome(C.sentence_bleu, refs, hyp, (0.25,) * 4, getattr(SF, f"method{method}"))
         if isinstance(value, type):
             assert result.error is value, method
         else:
@@ -275,11 +276,13 @@ def test_multi_weight_consistency():
 def test_method5_can_exceed_one_and_depends_on_other_weights():
     seven = list("abcdefg")
     assert C.sentence_bleu([seven], seven, smoothing_function=SF.method5) == 1.1167470964180197
-    assert C.sentence_bleu([seven[:4]], seven[:4], smoothing_function=SF.method5) == 1.010629663399238
-    assert C.sentence_bleu([seven[:4]], seven[:4], smoothing_function=SF.method7) == 1.010629663399238
+    four = seven[:4]
+    assert C.sentence_bleu([four], four, smoothing_function=SF.method5) == 1.010629663399238
+    assert C.sentence_bleu([four], four, smoothing_function=SF.method7) == 1.010629663399238
     assert C.sentence_bleu([seven], seven, (0.5, 0.5), SF.method5) == 1.2171612389003692
     assert C.sentence_bleu([REF1], HYP1, (0.5, 0.5), SF.method5) == 0.6723894525224174
-    assert C.sentence_bleu([REF1], HYP1, [(0.5, 0.5), (0.25,) * 4], SF.method5)[0] == 0.7221945641294067
+    multi = C.sentence_bleu([REF1], HYP1, [(0.5, 0.5), (0.25,) * 4], SF.method5)
+    assert multi[0] == 0.7221945641294067
 
 
 # --------------------------------------------------------------------------- §1.8 edge cases
@@ -290,18 +293,20 @@ LET_GO = (["let it go".split()], "let go it".split())
 @pytest.mark.parametrize(("call", "expected"), [
     (lambda: C.sentence_bleu([["left", "right"]], ["left", "right"]), 1.491668146240062e-154),
     (lambda: C.sentence_bleu(*LET_GO, auto_reweigh=True), 7.910967875272498e-206),
-    (lambda: C.sentence_bleu(*LET_GO, weights=[0.25] * 4, auto_reweigh=True), 1.821831989445342e-231),
+    (lambda: C.sentence_bleu(*LET_GO, weights=[0.25] * 4, auto_reweigh=True),
+     1.821831989445342e-231),
     (lambda: C.sentence_bleu([["a", "b", "c"]], ["a", "b", "c"], auto_reweigh=True), 1.0),
     (lambda: C.corpus_bleu([[["a", "b", "c"]]] * 2, [["a", "b", "c"]] * 2, auto_reweigh=True),
      1.2213386697554703e-77),
     (lambda: C.sentence_bleu([list("abcd")], list("abcx"), smoothing_function=C.SmoothingFunction(
         epsilon=0).method1), 0.7071067811865476),
-    (lambda: C.sentence_bleu([["a", "b"]], ["a"], smoothing_function=SF.method4), 0.36787944117144233),
+    (lambda: C.sentence_bleu([["a", "b"]], ["a"], (0.25,) * 4, SF.method4), 0.36787944117144233),
     (lambda: C.sentence_bleu([list("abc")], list("abc"), ()), 0),
     # weights are not normalised: p1 / p2 = (3/4) / (2/3) (the spec gives only the value)
     (lambda: C.sentence_bleu([list("abcd")], list("abcx"), (1, -1)), 1.125),
     (lambda: C.corpus_bleu([[list("abcd")], [["x", "y"]]], [list("abcd"), []]), 0.4056114983537769),
-    (lambda: C.corpus_bleu([[list("abcde")], [["x", "y"]], [list("ab")]], [list("abcde"), [], list("ab")]),
+    (lambda: C.corpus_bleu([[list("abcde")], [["x", "y"]], [list("ab")]],
+                           [list("abcde"), [], list("ab")]),
      0.5139287076841786),
 ])
 def test_edge_case_values(call, expected):

@@ -34,7 +34,8 @@ def test_plain():
 
 def test_smoothing_1_epsilon():
     assert smooth(P.Epsilon) == (1, F(1, 2), 0.1, 0.1)
-    assert smooth(P.Epsilon, Counts((2, 0, 0), (4, 3, 2), 4, 4), epsilon=0.3) == (F(1, 2), 0.3 / 3, 0.3 / 2)
+    counts = Counts((2, 0, 0), (4, 3, 2), 4, 4)
+    assert smooth(P.Epsilon, counts, epsilon=0.3) == (F(1, 2), 0.3 / 3, 0.3 / 2)
 
 
 def test_smoothing_2_add_one():
@@ -110,7 +111,8 @@ def test_geometric_mean():
     bp = math.exp(1 - 8 / 3)
     (score,) = mean.combine(sm, IT_IS, bp, None)
     assert close(score, bp / 2)
-    assert mean.combine(sm, IT_IS, 1, [(1.0,), (0.5, 0.5), (0, 0, 0, 1)]) == (1.0, math.exp(0.5 * math.log(0.5)), 0.25)
+    assert mean.combine(sm, IT_IS, 1, [(1.0,), (0.5, 0.5), (0, 0, 0, 1)]) == (
+        1.0, math.exp(0.5 * math.log(0.5)), 0.25)
     assert mean.combine(P.Plain().smooth(IT_IS), IT_IS, 1, None) == (0.0,)
     assert mean.combine(P.Plain().smooth(IT_IS), IT_IS, 1, [(0.5, 0.5, 0, 0)]) == (math.sqrt(0.5),)
     (pct,) = P.GeometricMean(percent=True).combine(sm, IT_IS, bp, None)
@@ -143,7 +145,8 @@ def test_engine_scores_paper_methods(session_host):
     result = api.corpus_bleu(["It is ."], [["It is a place of quiet contemplation ."]],
                              host=session_host, preset="nltk", smoothing="chen-cherry-6",
                              mean="geometric")  # NLTK's method6 would assert here
-    assert close(result.score, math.exp(1 - 8 / 3) * float(F(1, 2) * F(5, 24) * F(125, 1728)) ** 0.25)
+    product = F(1, 2) * F(5, 24) * F(125, 1728)
+    assert close(result.score, math.exp(1 - 8 / 3) * float(product) ** 0.25)
 
 
 @pytest.mark.parametrize("cls", P.SMOOTHERS)

@@ -48,7 +48,8 @@ def _ratio(count: Count, total: int) -> Precision:
 
 
 def _options(**props: tuple[str, Any, str]) -> dict[str, Any]:
-    schema = {key: {"type": t, "default": d, "description": text} for key, (t, d, text) in props.items()}
+    schema = {key: {"type": t, "default": d, "description": text}
+              for key, (t, d, text) in props.items()}
     return {"type": "object", "additionalProperties": False, "properties": schema}
 
 

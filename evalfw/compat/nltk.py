@@ -18,20 +18,14 @@ from typing import Any
 import numpy as np
 
 from evalfw.builtin.brevity import Closest
-from evalfw.builtin.counting import Clipped, ClippedIndex
-from evalfw.builtin.nltk_family import (
-    METHODS,
-    NltkContext,
-    NltkMean,
-    NltkMethod6Error,
-    NltkSmoother,
-    RawFraction,
-)
+from evalfw.builtin.counting import Clipped
+from evalfw.builtin.nltk_family import METHODS, NltkMean, NltkMethod6Error, NltkSmoother
+from evalfw.builtin.nltk_numbers import NltkContext, RawFraction
 from evalfw.components import Counts, Smoothed
 
 __all__ = [
-    "Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",
-    "modified_precision", "sentence_bleu",
+    "Fraction", "SmoothingFunction", "bleu", "brevity_penalty", "closest_ref_length",
+    "corpus_bleu", "modified_precision", "sentence_bleu",
 ]
 
 #: NLTK's name for its raw-count Fraction subclass.
@@ -107,7 +101,8 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float | int:
 
 
 def sentence_bleu(references: Sequence[Tokens], hypothesis: Tokens,
-                  weights: Any = _DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
+                  weights: Any = _DEFAULT_WEIGHTS,
+                  smoothing_function: Callable[..., Any] | None = None,
                   auto_reweigh: bool = False) -> float | int | list[float | int]:
     """BLEU of one hypothesis: exactly ``corpus_bleu([references], [hypothesis], ...)``."""
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
@@ -135,7 +130,8 @@ def _check_references(list_of_references: Sequence[Sequence[Tokens]],
 
 
 def corpus_bleu(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens],
-                weights: Any = _DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
+                weights: Any = _DEFAULT_WEIGHTS,
+                smoothing_function: Callable[..., Any] | None = None,
                 auto_reweigh: bool = False) -> float | int | list[float | int]:
     """Corpus BLEU as NLTK computes it: n-gram counts and lengths summed over segments, one
     brevity penalty from the sums, smoothing applied once to the corpus precisions."""
