@@ -1,0 +1,148 @@
+"""Speed and memory of evalfw next to sacreBLEU 2.6.0 and NLTK 3.10.4 (issue 5 targets).
+
+    python benchmarks/run.py                 # every target (the 1M corpus is generated once)
+    python benchmarks/run.py corpus sentence # some targets
+    python benchmarks/run.py --repeat 3      # best of 3 per measurement (the machine is noisy)
+
+Every measurement is a fresh ``python benchmarks/tasks.py ...`` process; its CPU time
+(user + system) and peak RSS come from ``os.wait4`` on that child, i.e. the kernel's rusage of
+exactly that process tree, interpreter start and imports included. Per target it prints both
+CPU times, the ratio, both peak memories and whether the numbers are identical (the sha256 of
+the ``repr`` of every score computed, or the overlapping score for the 1M target).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TASKS = HERE / "tasks.py"
+DEFAULT_DATA = HERE / ".data" / "synthetic-1m"
+
+
+@dataclass
+class Measure:
+    cpu: float
+    rss_mb: float
+    result: dict
+
+
+def measure(*args: str, repeat: int = 1) -> Measure:
+    """Best (lowest CPU) of ``repeat`` fresh runs of ``tasks.py args``."""
+    best: Measure | None = None
+    for _ in range(repeat):
+        proc = subprocess.Popen([sys.executable, str(TASKS), *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        out, err = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise SystemExit(f"tasks.py {' '.join(args)} failed ({proc.returncode}):\n{err}")
+        m = Measure(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+                    json.loads(out.strip().splitlines()[-1]))
+        if best is None or m.cpu < best.cpu:
+            best = m
+    assert best is not None
+    return best
+
+
+def same_digest(a: Measure, b: Measure) -> bool:
+    return (a.result["n"], a.result["sha256"]) == (b.result["n"], b.result["sha256"])
+
+
+def same_first(a: Measure, b: Measure) -> bool:
+    return a.result["head"][0] == b.result["head"][0]
+
+
+def report(target: str, base_name: str, base: Measure, ours_name: str, ours: Measure,
+           identical: bool, per: tuple[int, int] = (1, 1), need: float = 10.0) -> dict:
+    # per: segments measured by (baseline, evalfw), for per-segment ratios
+    ratio = (base.cpu / per[0]) / (ours.cpu / per[1])
+    row = {"target": target, "baseline": base_name, "evalfw": ours_name,
+           "base_cpu": base.cpu, "ours_cpu": ours.cpu, "ratio": ratio, "need": need,
+           "base_mb": base.rss_mb, "ours_mb": ours.rss_mb, "identical": identical}
+    ok = "ok" if ratio >= need and identical else "MISSED"
+    scale = "" if per == (1, 1) else f" (per segment: {per[0]:,} vs {per[1]:,} segments)"
+    print(f"{target:<22} {base_name:<26} {base.cpu:8.2f} s {base.rss_mb:7.0f} MB | "
+          f"{ours_name:<22} {ours.cpu:7.2f} s {ours.rss_mb:7.0f} MB | "
+          f"x{ratio:6.1f} (need {need:g}) identical={'yes' if identical else 'NO'} {ok}{scale}",
+          flush=True)
+    return row
+
+
+def run_targets(names: list[str], repeat: int, data: Path) -> list[dict]:
+    rows = []
+    if "corpus" in names:
+        base = measure("corpus", "sacrebleu", repeat=repeat)
+        for label, args in [("evalfw.compat BLEU", ("corpus", "evalfw")),
+                            ("evalfw engine", ("corpus-native", "evalfw"))]:
+            ours = measure(*args, repeat=repeat)
+            rows.append(report("corpus WMT22 44 sys", "sacrebleu BLEU(references=)",
+                               base, label, ours, same_digest(base, ours)))
+    if "sentence" in names:
+        base = measure("sentence", "sacrebleu", repeat=repeat)
+        ours = measure("sentence", "evalfw", repeat=repeat)
+        rows.append(report("sentence WMT22 all seg", "sacrebleu sentence_score",
+                           base, "evalfw sentence_scores", ours, same_digest(base, ours),
+                           need=20))
+    if "nltk" in names:
+        base = measure("nltk", "nltk", repeat=repeat)
+        for label, impl in [("evalfw preset nltk", "evalfw"), ("evalfw.compat.nltk", "evalfw-compat")]:
+            ours = measure("nltk", impl, repeat=repeat)
+            rows.append(report("nltk corpus_bleu WMT22", "nltk corpus_bleu", base, label, ours,
+                               same_digest(base, ours), need=30))
+    if "synthetic" in names or "cache" in names:
+        _ensure_corpus(data)
+    if "synthetic" in names:
+        base = measure("synthetic", "sacrebleu", str(data), repeat=repeat)
+        ours = measure("synthetic", "evalfw", str(data), repeat=repeat)
+        rows.append(report("synthetic 1M (13a)", "sacrebleu 100k slice", base,
+                           "evalfw stream 1M", ours, same_first(base, ours),
+                           per=(100_000, 1_000_000)))
+    if "cache" in names:
+        tmp = Path(tempfile.mkdtemp(prefix="evalfw-bench-cache-"))
+        try:
+            cold = measure("cached", "evalfw", str(data), str(tmp))
+            warm = measure("cached", "evalfw", str(data), str(tmp), repeat=repeat)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        rows.append(report("re-run from cache 1M", "evalfw first run", cold,
+                           "evalfw re-run", warm, same_digest(cold, warm)))
+    return rows
+
+
+def _ensure_corpus(data: Path) -> None:
+    sys.path.insert(0, str(HERE))
+    import synth
+
+    print(f"(synthetic corpus: {data}; generated once, deterministic)", flush=True)
+    synth.write(data, 1_000_000)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("targets", nargs="*", default=[],
+                    help="corpus sentence nltk synthetic cache (default: all)")
+    ap.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="synthetic corpus folder")
+    ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    args = ap.parse_args(argv)
+    names = args.targets or ["corpus", "sentence", "nltk", "synthetic", "cache"]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; CPU s = user+sys of the "
+          "whole process; MB = peak RSS", flush=True)
+    rows = run_targets(names, args.repeat, args.data)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2))
+    return 0 if all(r["identical"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""One benchmark measurement: ``python benchmarks/tasks.py TASK IMPL [SYNTH_DIR]``.
+
+Run by ``benchmarks/run.py``, each in a fresh process, so its CPU time includes the interpreter
+start, imports and reading the files, as a user's script would. Prints one JSON line: how many
+numbers were computed and the sha256 of their ``repr`` (equal digests = identical floats).
+Imports happen inside the task functions on purpose: a task pays only for what it uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt22"
+#: the tokenizer each pair is scored with (sacreBLEU's defaults, char for Japanese)
+TOKENIZE = {"de-en": "13a", "en-de": "13a", "en-zh": "zh", "en-ja": "char"}
+SLICE = 100_000
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def wmt():
+    """(pair, tokenizer, reference streams, [system lines...]) for every pair."""
+    for pair, tok in TOKENIZE.items():
+        d = WMT / pair
+        refs = [lines(p) for p in sorted(d.glob("ref.*.txt"))]
+        yield pair, tok, refs, [lines(p) for p in sorted((d / "sys").glob("*.txt"))]
+
+
+# --------------------------------------------------------------------------- corpus BLEU
+
+def corpus(impl: str) -> list[float]:
+    """sacreBLEU at its fastest: one BLEU object per pair holding the references."""
+    if impl == "sacrebleu":
+        from sacrebleu.metrics import BLEU
+    else:  # the drop-in promise: the same code, another import
+        from evalfw.compat.sacrebleu import BLEU  # type: ignore[assignment]
+    out = []
+    for _, tok, refs, systems in wmt():
+        bleu = BLEU(tokenize=tok, references=refs)
+        out += [bleu.corpus_score(hyp, None).score for hyp in systems]
+    return out
+
+
+def corpus_native(impl: str) -> list[float]:
+    spec_of, engine = _evalfw()
+    out = []
+    for _, tok, refs, systems in wmt():
+        spec = spec_of(tokenizer=tok)
+        index = engine.index_references(spec, refs)
+        out += [engine.corpus_score(spec, engine.segment_stats(spec, h, index)).score
+                for h in systems]
+    return out
+
+
+def _evalfw():
+    from evalfw.bleu import engine
+    from evalfw.bleu.api import default_host
+    from evalfw.bleu.spec import resolve_spec
+
+    host = default_host()
+    return (lambda **o: resolve_spec(host, o)), engine
+
+
+# --------------------------------------------------------------------------- sentence BLEU
+
+def sentence(impl: str) -> list[float]:
+    out: list[float] = []
+    if impl == "sacrebleu":
+        from sacrebleu.metrics import BLEU
+
+        for _, tok, refs, systems in wmt():
+            bleu = BLEU(tokenize=tok, effective_order=True)
+            for hyp in systems:
+                out += [bleu.sentence_score(h, list(r)).score for h, r in zip(hyp, zip(*refs))]
+        return out
+    spec_of, engine = _evalfw()
+    for _, tok, refs, systems in wmt():
+        spec = spec_of(tokenizer=tok, effective_order=True)
+        index = engine.index_references(spec, refs)
+        for hyp in systems:
+            out += [s.score for s in engine.sentence_scores(spec, engine.segment_stats(
+                spec, hyp, index))]
+    return out
+
+
+# --------------------------------------------------------------------------- NLTK
+
+def nltk(impl: str) -> list[float]:
+    out = []
+    if impl == "nltk":
+        from nltk.translate.bleu_score import corpus_bleu
+    elif impl == "evalfw-compat":
+        from evalfw.compat.nltk import corpus_bleu  # type: ignore[no-redef]
+    else:
+        spec_of, engine = _evalfw()
+        for _, _, refs, systems in wmt():
+            spec = spec_of(preset="nltk")
+            index = engine.index_references(spec, refs)
+            out += [engine.corpus_score(spec, engine.segment_stats(spec, h, index)).score
+                    for h in systems]
+        return out
+    for _, _, refs, systems in wmt():
+        ref_tokens = [[r.split() for r in seg] for seg in zip(*refs)]
+        out += [corpus_bleu(ref_tokens, [h.split() for h in hyp]) for hyp in systems]
+    return out
+
+
+# --------------------------------------------------------------------------- 1M synthetic
+
+def synthetic(impl: str, data: str) -> list[float]:
+    """sacreBLEU scores the first 100k segments; evalfw streams all of them and also reports
+    its score of the same 100k slice (for the identity check)."""
+    ref, hyp = Path(data) / "ref.txt", Path(data) / "hyp.txt"
+    if impl == "sacrebleu":
+        from itertools import islice
+
+        from sacrebleu.metrics import BLEU
+
+        with open(ref, encoding="utf-8") as fr, open(hyp, encoding="utf-8") as fh:
+            refs = [s.rstrip("\n") for s in islice(fr, SLICE)]
+            hyps = [s.rstrip("\n") for s in islice(fh, SLICE)]
+        return [BLEU().corpus_score(hyps, [refs]).score]
+    from evalfw.bleu import engine, stream
+
+    spec_of, _ = _evalfw()
+    spec = spec_of()
+    stats = stream.stream_files(spec, hyp, [ref])
+    return [engine.corpus_score(spec, stats.select(slice(0, SLICE))).score,
+            engine.corpus_score(spec, stats).score]
+
+
+def cached(impl: str, data: str, cache_dir: str) -> list[float]:
+    """Streamed 1M-segment corpus BLEU through the statistics cache (cold, then warm)."""
+    from evalfw.bleu import cache, engine, stream
+
+    spec_of, _ = _evalfw()
+    spec = spec_of()
+    ref, hyp = Path(data) / "ref.txt", Path(data) / "hyp.txt"
+    key = cache.stats_key(spec, cache.file_digest(hyp), [cache.file_digest(ref)])
+    stats = cache.StatsCache(cache_dir).get_or_compute(
+        key, lambda: stream.stream_files(spec, hyp, [ref]))
+    return [engine.corpus_score(spec, stats).score]
+
+
+TASKS = {
+    "corpus": corpus, "corpus-native": corpus_native, "sentence": sentence, "nltk": nltk,
+    "synthetic": synthetic, "cached": cached,
+}
+
+
+def main(argv: list[str]) -> int:
+    task, impl, *rest = argv
+    values = TASKS[task](impl, *rest)
+    text = repr(values)
+    print(json.dumps({"n": len(values), "sha256": hashlib.sha256(text.encode()).hexdigest(),
+                      "head": values[:3]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
