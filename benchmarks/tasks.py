@@ -82,9 +82,9 @@ def sentence(impl: str) -> list[float]:
     for _, tok, refs, systems in wmt():
         spec = spec_of(tokenizer=tok, effective_order=True)
         index = engine.index_references(spec, refs)
-        for hyp in systems:
-            out += [s.score for s in engine.sentence_scores(spec, engine.segment_stats(
-                spec, hyp, index))]
+        for hyp in systems:  # the array API: one float per segment, no result objects
+            out += engine.sentence_score_values(spec, engine.segment_stats(
+                spec, hyp, index)).tolist()
     return out
 
 

@@ -92,3 +92,11 @@ def sentence_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str
     """Score every segment at once (the references are indexed a single time)."""
     spec = _spec(host, options)
     return engine.sentence_scores(spec, compute_stats(hypotheses, references, spec))
+
+
+def sentence_score_values(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],
+                          *, host: PluginHost | None = None, **options: Any) -> Any:
+    """Every segment's score as a float64 numpy array, without building result objects
+    (for MBR decoding, RL rewards, filtering); equal to ``[s.score for s in sentence_scores(...)]``."""
+    spec = _spec(host, options)
+    return engine.sentence_score_values(spec, compute_stats(hypotheses, references, spec))

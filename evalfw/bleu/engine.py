@@ -195,3 +195,13 @@ def sentence_scores_generic(spec: BleuSpec, stats: SegmentStats) -> list[BleuSco
     nrefs = count_refs(stats)
     return [score_counts(spec, segment_counts(spec, stats, i, ref_len), nrefs, segment=i)
             for i in range(len(stats))]
+
+
+def sentence_score_values(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
+    """Every segment's score as a float64 array, without building result objects (the
+    same numbers as ``[s.score for s in sentence_scores(spec, stats)]``)."""
+    from evalfw.bleu import fast
+
+    if fast.supports(spec):
+        return fast.sentence_values(spec, stats, chosen_ref_len(spec, stats))
+    return np.array([float(s.score) for s in sentence_scores_generic(spec, stats)], dtype=float)

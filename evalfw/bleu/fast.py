@@ -123,15 +123,24 @@ def scores(spec: BleuSpec, prec: np.ndarray, correct: np.ndarray, total: np.ndar
     return out
 
 
-def sentence_scores(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray,
-                    nrefs: int | str) -> list[BleuScore]:
-    """Every segment's :class:`BleuScore`, equal to the generic path's."""
+def _compute(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     order = spec.max_order
     matches, totals = stats.matches[:, :order], stats.totals[:, :order]
     bp = penalties(stats.hyp_len, ref_len)
     prec, correct, total = smooth(spec, matches, totals)
-    matched = matches.any(axis=1)
-    score = scores(spec, prec, correct, total, matched, bp)
+    return scores(spec, prec, correct, total, matches.any(axis=1), bp), prec, correct, total, bp
+
+
+def sentence_values(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray) -> np.ndarray:
+    """Only the score of every segment, as float64 (what MBR, RL and filtering need)."""
+    return _compute(spec, stats, ref_len)[0]
+
+
+def sentence_scores(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray,
+                    nrefs: int | str) -> list[BleuScore]:
+    """Every segment's :class:`BleuScore`, equal to the generic path's."""
+    score, prec, correct, total, bp = _compute(spec, stats, ref_len)
     common = {
         "signature": spec.signature(nrefs),
         "sacrebleu_signature": spec.foreign_signature(nrefs),
