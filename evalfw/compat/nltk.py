@@ -140,7 +140,6 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequ
     orders = max(len(w) for w in weights)
     _check_references(list_of_references, hypotheses, orders)
 
-    ours = _our_method(smoothing_function or SmoothingFunction().method0)
     if hypotheses:
         matches, totals, hyp_lens, ref_lens = _count(list_of_references, hypotheses, orders)
         sum_m = [int(x) for x in matches.sum(axis=0)]
@@ -154,31 +153,41 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequ
     p_n = [RawFraction(m, t) for m, t in zip(sum_m, sum_t)]
     counts = Counts(tuple(sum_m), tuple(sum_t), hyp_len, ref_len, len(hypotheses))
     mean = _mean(bool(auto_reweigh))
-    if not sum_m or sum_m[0] == 0:
+    if not sum_m or sum_m[0] == 0:  # the int 0 short circuit: nothing is smoothed
         smoothed = Smoothed(tuple(p_n), counts.matches, counts.totals)
-    elif ours is not None:
-        smoother, _ = ours
-        need = smoother.needs_orders
-        if need:
-            if need <= orders:
-                last_m, last_t = matches[-1, :need].tolist(), totals[-1, :need].tolist()
-            else:  # NLTK's method5 reads order 5 of the last segment whatever N is
-                last_m, last_t = _one_segment(list_of_references[-1], hypotheses[-1], need)
-            counts = Counts(counts.matches, counts.totals, hyp_len, ref_len, len(hypotheses),
-                            tuple(last_m), tuple(last_t), len(hypotheses[-1]))
-        try:
-            smoothed = smoother.smooth(counts)
-        except NltkMethod6Error as exc:  # NLTK's own AssertionError / IndexError
-            raise exc.original from None
-    else:  # a user's own function, called with NLTK's convention
-        result = smoothing_function(p_n, references=list_of_references[-1],  # type: ignore[misc]
-                                    hypothesis=hypotheses[-1], hyp_len=hyp_len)
-        smoothed = Smoothed(tuple(result), counts.matches, counts.totals)
+    else:
+        smoothed = _smooth(smoothing_function or SmoothingFunction().method0, p_n, counts,
+                           list_of_references, hypotheses, (matches, totals))
     scores = list(mean.combine(smoothed, counts, bp, weights))
     return scores[0] if len(weights) == 1 else scores
 
 
-def _our_method(fn: Any) -> tuple[NltkSmoother, int] | None:
+def _smooth(fn: Callable[..., Any], p_n: list[RawFraction], counts: Counts,
+            list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens],
+            per_segment: tuple[np.ndarray, np.ndarray]) -> Smoothed:
+    """Our methods run as engine smoothers on corpus counts; any other callable is called
+    the way NLTK calls it (raw-count Fractions, the last segment, the corpus length)."""
+    smoother = _our_method(fn)
+    if smoother is None:
+        result = fn(p_n, references=list_of_references[-1], hypothesis=hypotheses[-1],
+                    hyp_len=counts.hyp_len)
+        return Smoothed(tuple(result), counts.matches, counts.totals)
+    need = smoother.needs_orders
+    if need:
+        matches, totals = per_segment
+        if need <= counts.max_order:
+            last_m, last_t = matches[-1, :need].tolist(), totals[-1, :need].tolist()
+        else:  # NLTK's method5 reads order 5 of the last segment whatever N is
+            last_m, last_t = _one_segment(list_of_references[-1], hypotheses[-1], need)
+        counts = Counts(counts.matches, counts.totals, counts.hyp_len, counts.ref_len,
+                        counts.segments, tuple(last_m), tuple(last_t), len(hypotheses[-1]))
+    try:
+        return smoother.smooth(counts)
+    except NltkMethod6Error as exc:  # NLTK's own AssertionError / IndexError
+        raise exc.original from None
+
+
+def _our_method(fn: Any) -> NltkSmoother | None:
     """The smoother behind ``SmoothingFunction(...).methodN`` (not a subclass override)."""
     owner = getattr(fn, "__self__", None)
     func = getattr(fn, "__func__", None)
@@ -186,7 +195,7 @@ def _our_method(fn: Any) -> tuple[NltkSmoother, int] | None:
         return None
     for number in range(len(METHODS)):
         if func is getattr(SmoothingFunction, f"method{number}"):
-            return owner._component(number), number
+            return owner._component(number)
     return None
 
 
