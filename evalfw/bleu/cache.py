@@ -109,3 +109,28 @@ class StatsCache:
         stats = compute()
         self.store(key, stats)
         return stats
+
+
+def from_env() -> StatsCache | None:
+    """The cache the runner uses: on when ``$EVALFW_CACHE_DIR`` is set, off otherwise."""
+    return StatsCache(os.environ[ENV_DIR]) if os.environ.get(ENV_DIR) else None
+
+
+def cached_cells(store: StatsCache | None, jobs: Sequence[tuple[int, object]],
+                 spec_of: Callable[[object], BleuSpec], system_digests: Sequence[str],
+                 reference_digests: Sequence[str]) -> tuple[dict[tuple[int, object], SegmentStats],
+                                                            dict[tuple[int, object], str]]:
+    """For the runner's (system, index) jobs: the statistics already cached, and the cache key
+    of every job (to store the others once computed)."""
+    if store is None:
+        return {}, {}
+    keys = {job: stats_key(spec_of(job[1]), system_digests[job[0]], reference_digests)
+            for job in jobs}
+    hits = {}
+    for job, key in keys.items():
+        found = store.load(key)
+        if found is not None:
+            hits[job] = found
+    store.hits += len(hits)
+    store.misses += len(keys) - len(hits)
+    return hits, keys

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from evalfw.bleu import cache as stats_cache
 from evalfw.bleu import engine
 from evalfw.bleu.spec import BleuSpec, resolve_spec
 from evalfw.errors import ConfigError, InputError
@@ -148,7 +149,7 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, specs: dict[str, Bl
         spec = specs[metric.name]
         key = index_key(spec)
         if key not in indexes:
-            indexes[key] = (spec, engine.index_references(spec, [f.lines for f in refs]))
+            indexes[key] = (spec, None)  # type: ignore[assignment]  # built below if needed
         ev.specs.append({
             "test_set": ts.name, "metric": metric.name, "nrefs": nrefs,
             "components": spec.to_json(), "signature": spec.signature(nrefs),
@@ -156,6 +157,14 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, specs: dict[str, Bl
         })
     keys = list(indexes)
     jobs = [(s, k) for s in range(len(systems)) for k in keys]
+    # statistics cache ($EVALFW_CACHE_DIR): reuse cells of unchanged inputs and recipes
+    store = stats_cache.from_env()
+    hits, cache_keys = stats_cache.cached_cells(
+        store, jobs, lambda k: indexes[k][0], [f.sha256 for f in systems],
+        [f.sha256 for f in refs])
+    for key in {k for s, k in jobs if (s, k) not in hits}:
+        spec = indexes[key][0]
+        indexes[key] = (spec, engine.index_references(spec, [f.lines for f in refs]))
 
     def tick() -> None:
         done[0] += 1
@@ -163,10 +172,17 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, specs: dict[str, Bl
             progress(done[0], total, ts.name)
 
     _SHARED.update(indexes=indexes, systems=[f.lines for f in systems])
+    todo = [job for job in jobs if job not in hits]
     try:
-        all_stats = _all_stats(jobs, n_jobs, tick)
+        fresh = dict(zip(todo, _all_stats(todo, n_jobs, tick)))
     finally:
         _SHARED.clear()
+    for job in hits:
+        tick()
+    for job, stats in fresh.items():
+        if store is not None:
+            store.store(cache_keys[job], stats)
+    all_stats = [hits[job] if job in hits else fresh[job] for job in jobs]
     cells = {}
     for (s, key), stats in zip(jobs, all_stats):
         cells[(s, key)] = (ev.add_cell(ts.name, ts.systems[s][0], stats), stats)
