@@ -21,24 +21,43 @@ from evalfw.errors import EvalfwError, InputError, PluginError
 
 
 def _fail(comp: Component, what: str, segment: int | None = None) -> PluginError:
-    where = f" (segment {segment + 1})" if segment is not None else ""
-    return PluginError(f"{comp.kind} '{comp.name}' {what}{where}; report this to its plugin author")
+    where = f" at segment {segment + 1}" if segment is not None else ""
+    plugin = getattr(comp, "_evalfw_plugin", None)  # set by the registry that built it
+    origin = f" from {plugin.provider}" if plugin is not None else ""
+    return PluginError(f"{comp.kind} '{comp.name}'{origin} {what}{where}; "
+                       "report this to the plugin's author or choose another component")
 
 
-def _call(comp: Component, method: str, *args: Any) -> Any:
+def _call(comp: Component, method: str, *args: Any, segment: int | None = None) -> Any:
     try:
         return getattr(comp, method)(*args)
     except EvalfwError:
         raise
     except Exception as exc:  # third-party code: attribute the failure
-        raise _fail(comp, f"raised {type(exc).__name__}: {exc} in {method}()") from exc
+        raise _fail(comp, f"raised {type(exc).__name__}: {exc} in {method}()", segment) from exc
+
+
+def _failing_line(spec: BleuSpec, lines: Sequence[str]) -> int | None:
+    """After a batch failed: the first line that fails alone (to name it in the error)."""
+    for i, line in enumerate(lines):
+        try:
+            spec.tokenizer.tokenize([line])
+        except Exception:
+            return i
+    return None
 
 
 def tokenize(spec: BleuSpec, lines: Sequence[str]) -> list[list[str]]:
     """Lowercase (if asked) and tokenize a batch of lines."""
     if spec.lowercase:
         lines = [s.lower() for s in lines]
-    out = _call(spec.tokenizer, "tokenize", lines)
+    try:
+        out = spec.tokenizer.tokenize(lines)
+    except EvalfwError:
+        raise
+    except Exception as exc:
+        raise _fail(spec.tokenizer, f"raised {type(exc).__name__}: {exc} in tokenize()",
+                    _failing_line(spec, lines)) from exc
     if not isinstance(out, list) or len(out) != len(lines):
         got = len(out) if isinstance(out, list) else type(out).__name__
         raise _fail(spec.tokenizer, f"returned {got} token lists for {len(lines)} lines")
@@ -128,9 +147,10 @@ def _check_smoothed(spec: BleuSpec, sm: Any, segment: int | None) -> Smoothed:
 def score_counts(spec: BleuSpec, counts: Counts, nrefs: int | str = 1,
                  segment: int | None = None) -> BleuScore:
     """Score from (corpus or segment) counts: penalty, smoothing, mean."""
-    bp = _call(spec.brevity_penalty, "penalty", counts.hyp_len, counts.ref_len)
-    smoothed = _check_smoothed(spec, _call(spec.smoothing, "smooth", counts), segment)
-    scores = _call(spec.mean, "combine", smoothed, counts, bp, spec.weights)
+    bp = _call(spec.brevity_penalty, "penalty", counts.hyp_len, counts.ref_len, segment=segment)
+    smoothed = _check_smoothed(spec, _call(spec.smoothing, "smooth", counts, segment=segment),
+                               segment)
+    scores = _call(spec.mean, "combine", smoothed, counts, bp, spec.weights, segment=segment)
     scores = tuple(scores)
     expected = 1 if spec.weights is None else len(spec.weights)
     if len(scores) != expected:

@@ -110,4 +110,8 @@ class ComponentRegistry:
         return self.entry(name).cls
 
     def create(self, name: str, options: Mapping[str, Any] | None = None) -> Any:
-        return self.get(name)(**dict(options or {}))
+        entry = self.entry(name)
+        component = entry.cls(**dict(options or {}))
+        # Remembered so that errors raised while computing can name the plugin responsible.
+        component._evalfw_plugin = entry.plugin
+        return component
