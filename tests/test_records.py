@@ -82,15 +82,15 @@ def test_versions_are_never_overwritten_and_sort_by_time(workdir, monkeypatch):
     assert run().path.name == "20300102T030405Z-004"
 
 
-def test_concurrent_runs_give_distinct_intact_versions(workdir):
+def test_ten_concurrent_runs_give_distinct_intact_versions(workdir):
     code = ("import evalfw; r = evalfw.run('configs/wmt.yaml'); print(r['version'])")
     env = dict(os.environ, PYTHONPATH=str(REPO))
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(5)]
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(10)]
     outs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [e for _, e in outs]
     names = {o.strip() for o, _ in outs}
-    assert len(names) == 5
+    assert len(names) == 10
     exp = workdir / "runs" / "wmt"
     assert sorted(names) == visible(exp)
     results = [json.loads((exp / n / "record.json").read_text())["results"] for n in names]
@@ -129,18 +129,24 @@ def test_full_disk_or_read_only_gives_a_clear_error_and_no_record(workdir, monke
     assert visible(workdir / "runs" / "wmt") == []
 
 
-def test_sigkilled_run_is_invisible_and_cleaned_by_the_next_run(workdir):
+def stalled_run(statement: str) -> subprocess.Popen:
+    """A subprocess running ``statement`` whose store stalls after writing its first file
+    into the temporary version directory (it prints 'writing' then)."""
     code = ("import time, evalfw.records.store as s\n"
             "real = s._write\n"
             "def slow(p, d):\n"
             "    real(p, d)\n"
             "    print('writing', flush=True); time.sleep(60)\n"
-            "s._write = slow\n"
-            "import evalfw; evalfw.run('configs/wmt.yaml')\n")
+            "s._write = slow\n" + statement + "\n")
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                            env=env)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdout.readline().strip() == "writing"
+    return proc
+
+
+def test_sigkilled_run_is_invisible_and_cleaned_by_the_next_run(workdir):
+    proc = stalled_run("import evalfw; evalfw.run('configs/wmt.yaml')")
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     exp = workdir / "runs" / "wmt"
@@ -152,17 +158,8 @@ def test_sigkilled_run_is_invisible_and_cleaned_by_the_next_run(workdir):
 
 
 def test_sigint_in_a_subprocess_leaves_nothing(workdir):
-    code = ("import time, evalfw.records.store as s\n"
-            "real = s._write\n"
-            "def slow(p, d):\n"
-            "    real(p, d)\n"
-            "    print('writing', flush=True); time.sleep(60)\n"
-            "s._write = slow\n"
-            "from evalfw.cli.main import main; raise SystemExit(main(['run', 'configs/wmt.yaml', '-q']))\n")
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
-    assert proc.stdout.readline().strip() == "writing"
+    proc = stalled_run("from evalfw.cli.main import main; "
+                       "raise SystemExit(main(['run', 'configs/wmt.yaml', '-q']))")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "interrupted" in err

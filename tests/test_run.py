@@ -123,7 +123,7 @@ def test_randomized_configs_match_sacrebleu(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rng = random.Random(3)
     vocab = "der die das Haus Katze läuft schnell und , . ! ? 3.5 km/h".split()
-    for case in range(25):
+    for case in range(100):
         n = rng.randint(1, 12)
 
         def corpus() -> bytes:

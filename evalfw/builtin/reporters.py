@@ -59,6 +59,12 @@ class Grid:
             if r["system"] not in self.systems:
                 self.systems.append(r["system"])
             self.cells[(r["system"], col)] = r
+        # columns in config order (test sets, then metrics, then levels), whatever the row order
+        ts_order = {t["name"]: i for i, t in enumerate(record.get("test_sets", []))}
+        m_order = {name: i for i, name in enumerate(levels)}
+        self.columns.sort(key=lambda c: (ts_order.get(c.test_set, len(ts_order)),
+                                         m_order.get(c.metric, len(m_order)),
+                                         c.level != "corpus"))
 
     def value(self, system: str, col: Column) -> str:
         r = self.cells.get((system, col))

@@ -34,6 +34,10 @@ class FloorPlus(Smoother):
     }
 
     def smooth(self, counts: Counts) -> Smoothed:
+        if not any(counts.matches):
+            # nothing matched at all: no floor can make that a translation (sacreBLEU agrees)
+            zero = tuple(0.0 for _ in counts.matches)
+            return Smoothed(zero, counts.matches, counts.totals)
         precisions: list[float] = []
         zeros = 0
         for matches, total in zip(counts.matches, counts.totals):
