@@ -10,7 +10,6 @@ its exact per-line path instead.
 
 from __future__ import annotations
 
-import bisect
 import gc
 import re
 from abc import abstractmethod
@@ -19,8 +18,6 @@ from contextlib import contextmanager
 from typing import ClassVar
 
 from evalfw.components import Tokenizer
-
-_NEWLINE = re.compile("\n")
 
 
 @contextmanager
@@ -111,13 +108,13 @@ def split_lines(text: str) -> list[list[str]]:
 
 def lines_at(text: str, pattern: re.Pattern[str]) -> list[int]:
     """Indices of the lines of a joined text in which ``pattern`` matches (never at a
-    separator). Matches are expected to be rare; the separator table is built only then."""
-    starts: list[int] | None = None
+    separator). Separators are counted between consecutive matches, so the cost stays one
+    pass over the text however many lines match."""
     found: list[int] = []
+    line, counted_to = -1, 0
     for match in pattern.finditer(text):
-        if starts is None:
-            starts = [m.start() for m in _NEWLINE.finditer(text)]
-        line = bisect.bisect_left(starts, match.start()) - 1
+        line += text.count("\n", counted_to, match.start())
+        counted_to = match.start()
         if not found or found[-1] != line:
             found.append(line)
     return found

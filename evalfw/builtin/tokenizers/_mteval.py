@@ -53,12 +53,13 @@ ISOLATE = re.compile(
 )
 
 #: a ./, run of three or more ending before a digit (or line end): parity needs the exact
-#: path. One pattern per last two characters: a literal prefix lets re skip ahead fast, and
-#: pairs absent from the text (usually all but "..") cost one substring test.
-_HARD = {
-    pair: re.compile(re.escape(pair) + r"(?=[0-9\n])(?<=[.,]..)")
-    for pair in ("..", ".,", ",.", ",,")
-}
+#: path. One pattern per last character: a single literal first lets re skip ahead at memchr
+#: speed, several times faster than a character class.
+_HARD = tuple(
+    re.compile(re.escape(last) + r"(?=[0-9\n])(?<=[.,][.,]" + re.escape(last) + ")")
+    for last in ".,"
+)
+
 
 _RULES = (
     (re.compile(rf"([ {_RULE_A}])"), r" \1 "),
@@ -70,7 +71,7 @@ _RULES = (
 
 def rewrite(text: str) -> tuple[str, list[int]]:
     """Apply the rules to a joined batch; also return the lines that need ``exact``."""
-    hard = [i for pair, pattern in _HARD.items() if pair in text for i in lines_at(text, pattern)]
+    hard = [i for pattern in _HARD for i in lines_at(text, pattern)]
     return " ".join(ISOLATE.split(text)), hard
 
 
