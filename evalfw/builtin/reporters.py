@@ -18,6 +18,7 @@ from typing import Any
 
 from evalfw.components import Reporter
 from evalfw.plugin import hookimpl
+from evalfw.reports.cells import Significance
 
 _DECIMALS = {
     "type": "object",
@@ -47,6 +48,7 @@ class Grid:
     def __init__(self, record: Mapping[str, Any], decimals: int | None = None) -> None:
         self.record = record
         self.decimals = decimals
+        self.significance = Significance(record)  # intervals and markers (issue 4), if any
         levels = {m["name"]: m["levels"] for m in record.get("metrics", [])}
         self.columns: list[Column] = []
         self.systems: list[str] = []
@@ -66,13 +68,16 @@ class Grid:
                                          m_order.get(c.metric, len(m_order)),
                                          c.level != "corpus"))
 
-    def value(self, system: str, col: Column) -> str:
+    def value(self, system: str, col: Column, latex: bool = False) -> str:
         r = self.cells.get((system, col))
         if r is None:
             return "-"
         places = self.decimals if self.decimals is not None else (
             2 if r.get("score_scale", 100) == 100 else 4)
-        return f"{r['score']:.{places}f}"
+        text = f"{r['score']:.{places}f}"
+        if col.level != "corpus":
+            return text
+        return self.significance.decorate(text, system, col.test_set, col.metric, places, latex)
 
     def test_set_groups(self) -> list[tuple[str, int]]:
         """(test set, number of columns) in column order."""
@@ -109,7 +114,9 @@ class TableReporter(Reporter):
             return "  ".join([first, *rest]).rstrip()
 
         out = [title(record), "", line(head1), line(head2),
-               "  ".join("-" * w for w in widths), *(line(r) for r in rows), "", "Signatures:"]
+               "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+        out += ["", *grid.significance.legend()] if grid.significance else []
+        out += ["", "Signatures:"]
         for spec in record.get("specs", []):
             sig = spec.get("sacrebleu_signature") or spec["signature"]
             out.append(f"  {spec['test_set']} {spec['metric']}: {sig}")
@@ -170,6 +177,8 @@ class MarkdownReporter(Reporter):
         for s in grid.systems:
             out.append("| " + " | ".join([_md_escape(s), *(grid.value(s, c) for c in
                                                           grid.columns)]) + " |")
+        out += ["", *(_md_escape(x) for x in grid.significance.legend())] if grid.significance \
+            else []
         return "\n".join(out) + "\n"
 
 
@@ -204,9 +213,10 @@ class LatexReporter(Reporter):
                    + " \\\\")
         out.append("\\midrule")
         for s in grid.systems:
-            out.append(" & ".join([latex_escape(s), *(grid.value(s, c) for c in grid.columns)])
-                       + " \\\\")
+            out.append(" & ".join([latex_escape(s), *(grid.value(s, c, latex=True)
+                                                      for c in grid.columns)]) + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}"]
+        out += [f"% {line}" for line in grid.significance.legend(latex=True)]
         return "\n".join(out) + "\n"
 
 

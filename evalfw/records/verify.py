@@ -208,6 +208,9 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdi
     versions = compare_environment(record, new) + compare_specs(record, new)
     compare_results(record, new, verdict)
     compare_segments(record, old_arrays, new, outcome.evaluation.arrays, verdict)
+    from evalfw.runner.drilldown import compare_significance  # significance section (issue 4)
+
+    verdict.problems.extend(compare_significance(record, new))
     # versions explain moved numbers; when nothing moved they are only worth a note
     (verdict.problems if verdict.problems else verdict.notes).extend(versions)
     return verdict

@@ -127,11 +127,18 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                    host: PluginHost | None = None, progress: Progress | None = None,
                    argv: Sequence[str] | None = None, jobs: int = 1,
                    store: bool = True) -> RunOutcome:
+    from evalfw.runner import significance
+
     cfg, host = load(config, overrides, host)
     render = report_files(host, cfg)  # unknown reporters fail before scoring
+    plan = significance.prepare(cfg, host)  # so does a bad significance block
     ev = evaluate(cfg, host, progress=progress, jobs=jobs)
+    analysis = significance.analyse(plan, cfg, host, ev, progress) if plan else None
     segments = encode_segments(ev.arrays)
     record = build_record(cfg, host, ev, segments, argv)
+    if analysis is not None:
+        record["significance"] = plain(analysis.section)
+        render = significance.with_files(render, analysis.files)
     if not store:
         return RunOutcome(record, None, ev, host)
     path = write_version(cfg.output_dir, cfg.experiment, record, segments, render)
