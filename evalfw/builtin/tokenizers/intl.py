@@ -86,7 +86,7 @@ class TokenizerIntl(JoinedTokenizer):
 
     name = "intl"
     version = "1"
-    description = "mteval-v14 international: split Unicode punctuation and symbols (sacreBLEU 'intl')"
+    description = "mteval-v14 international: split Unicode punctuation and symbols"
 
     def _prepare(self, lines: Sequence[str]) -> Sequence[str]:
         return [line.rstrip() for line in lines]

@@ -28,7 +28,7 @@ class Tokenizer13a(JoinedTokenizer):
 
     name = "13a"
     version = "1"
-    description = "mteval-v13a: unescape entities, split ASCII punctuation (sacreBLEU default '13a')"
+    description = "mteval-v13a: unescape entities, split ASCII punctuation (sacreBLEU default)"
     pad = " "
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:

@@ -41,15 +41,14 @@ ZH_RANGES: tuple[tuple[int, int], ...] = (
 )
 
 _ZH_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ZH_RANGES) + "]")
-_BMP = 0x10000  # every range is in the Basic Multilingual Plane
 
 
 @functools.cache
 def _zh_table() -> np.ndarray:
-    """Boolean lookup table over the BMP, plus one False slot for everything above it."""
+    """Boolean lookup table over all code points (1.1 MB, built once)."""
     import numpy as np
 
-    table = np.zeros(_BMP + 1, dtype=bool)
+    table = np.zeros(0x110000, dtype=bool)
     for first, last in ZH_RANGES:
         table[first : last + 1] = True
     return table
@@ -59,16 +58,29 @@ def space_out(text: str) -> str:
     """Put a space on both sides of every Chinese character of ``text``.
 
     Vectorized over code points: Chinese text has one match per character, which makes any
-    regex or per-character Python loop the slowest step of the whole tokenizer.
+    regex or per-character Python loop the slowest step of the whole tokenizer. The output
+    is exactly sacreBLEU's string (two spaces between neighbouring Chinese characters).
     """
     import numpy as np
 
     # surrogatepass: a str may hold lone surrogates (e.g. from surrogateescape decoding)
     code = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    hit = _zh_table()[np.minimum(code, _BMP)].astype(np.intp)
-    before = np.cumsum(hit)  # Chinese characters up to and including each position
-    out = np.full(len(code) + 2 * int(before[-1]) if len(code) else 0, 0x20, dtype=np.uint32)
-    out[np.arange(len(code)) + 2 * before - hit] = code
+    hit = _zh_table()[code]
+    count = int(np.count_nonzero(hit))
+    if not count:
+        return text
+    size = len(code) + 2 * count
+    index = np.int32 if size < 2**31 else np.int64  # half the memory traffic of intp
+    step = hit.view(np.int8).astype(index)
+    # character i moves right by two spaces per earlier Chinese character, plus its own
+    # leading space: i + 2 * (hits up to and including i) - hit[i]
+    shift = np.cumsum(step, dtype=index)
+    where = np.arange(len(code), dtype=index)
+    where += shift
+    where += shift
+    where -= step
+    out = np.full(size, 0x20, dtype=np.uint32)
+    out[where] = code
     return out.tobytes().decode("utf-32-le", "surrogatepass")
 
 
