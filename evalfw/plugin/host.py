@@ -58,6 +58,7 @@ BUILTIN_PLUGINS = (
     "evalfw.builtin.moses_family",
     "evalfw.builtin.presets",
     "evalfw.builtin.reporters",
+    "evalfw.builtin.report_html",
     "evalfw.builtin.bucketers",
 )
 

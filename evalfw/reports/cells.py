@@ -51,6 +51,16 @@ class Significance:
         return bool(self.tables)
 
     @property
+    def level(self) -> float:
+        """The interval level (sacreBLEU mode prints its 95% interval whatever is set)."""
+        return 0.95 if self.settings.get("mode") == "sacrebleu" else \
+            float(self.settings.get("confidence", 0.95))
+
+    @property
+    def level_text(self) -> str:
+        return f"{self.level:.0%}"
+
+    @property
     def method(self) -> str:
         return "ar" if self.settings.get("method") == "ar" else "bootstrap"
 
@@ -90,7 +100,6 @@ class Significance:
         if not self:
             return []
         s = self.settings
-        level = s.get("confidence", 0.95) if s.get("mode") != "sacrebleu" else 0.95
         trials = s.get("samples") if self.method == "bootstrap" else s.get("ar_trials")
         unit = "resamples" if self.method == "bootstrap" else "trials"
         test = f"{METHOD_WORDS[self.method]} with {trials} {unit}"
@@ -99,7 +108,7 @@ class Significance:
         pm, le = (r"$\pm$", r"$\le$") if latex else ("±", "≤")
         seed = self.section.get("seed")
         return [
-            f"{pm}: half-width of the {level:.0%} bootstrap confidence interval "
+            f"{pm}: half-width of the {self.level_text} bootstrap confidence interval "
             f"({s.get('samples')} resamples, seed {seed}, {s.get('mode')} mode).".replace(
                 "%", r"\%" if latex else "%"),
             f"{marks[BETTER]} significantly better / {marks[WORSE]} significantly worse than "

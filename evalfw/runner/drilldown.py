@@ -8,7 +8,8 @@ from the run's inputs right after scoring and each file's sha256 must equal the 
 for it while scoring, so the texts are those of the scored files.
 
 Worst segments rank a system's segments by sentence score minus the baseline's sentence score
-under the first analysed metric (smallest first; ties in segment order).
+under the first analysed metric (smallest first; ties in segment order); only segments where
+the system scores below the baseline are kept, so a system may have fewer (or none).
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def worst_segments(plan: Plan, cfg: ExperimentConfig, host: PluginHost,
             values = engine.sentence_score_values(spec, st)
             delta = values - base
             rows = []
-            for i in np.argsort(delta, kind="stable")[:k].tolist():
+            worst = [i for i in np.argsort(delta, kind="stable")[:k].tolist() if delta[i] < 0]
+            for i in worst:
                 rows.append({
                     "segment": i + 1, "score": float(values[i]), "baseline_score": float(base[i]),
                     "delta": float(delta[i]), "hypothesis": texts["systems"][name][i],
