@@ -1,0 +1,98 @@
+"""``evalfw compare RUN_A RUN_B``: did B get significantly worse than A? (exit 1 if so)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from evalfw.cli.runargs import add_runs_dir, default_host
+
+HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"
+EPILOG = """examples:
+  evalfw compare wmt/20250101T120000Z-001 wmt/20250108T120000Z-001
+  evalfw compare runs/wmt/OLD runs/wmt/NEW --metric sacrebleu --alpha 0.01
+  evalfw compare baseline-run candidate-run --format json --correction holm
+
+Both runs must have scored the same test sets (same reference files by sha256, same segment
+count) with identically defined metrics; systems are matched by name. B is tested against A
+on the stored per-segment statistics (default-mode paired bootstrap, seed of run A unless
+--seed). Exit status: 0 no significant regression, 1 a significant regression (B worse than
+A, p <= alpha), 2 the runs cannot be compared (the message names what differs).
+"""
+
+
+def _alpha(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_a", metavar="RUN_A", help="the reference run (version directory, "
+                        "EXPERIMENT or EXPERIMENT/VERSION)")
+    parser.add_argument("run_b", metavar="RUN_B", help="the run tested against RUN_A")
+    parser.add_argument("--metric", "-m", metavar="NAME", help="compare this metric only "
+                        "(default: every corpus-level metric of both runs)")
+    parser.add_argument("--alpha", type=_alpha, default=0.05,
+                        help="significance threshold, p <= alpha (default 0.05)")
+    parser.add_argument("--method", choices=("bootstrap", "ar"), default="bootstrap",
+                        help="paired bootstrap (default) or approximate randomization")
+    parser.add_argument("--samples", "-n", type=_positive, metavar="N",
+                        help="resamples or trials (default 1000 bootstrap, 10000 AR)")
+    parser.add_argument("--seed", type=int, help="resampling seed (default: run A's seed)")
+    parser.add_argument("--correction", choices=("none", "holm"), default="none",
+                        help="Holm correction across all compared cells (default none)")
+    parser.add_argument("--format", "-f", choices=("table", "json"), default="table")
+    add_runs_dir(parser)
+
+
+def table(data: dict) -> str:
+    head = ["test set", "metric", "system", "A", "B", "delta", "p", "verdict"]
+    def num(r: dict, key: str, sign: str = "") -> str:
+        return f"{r[key]:{sign}.{2 if r['score_scale'] == 100 else 4}f}"
+
+    rows = [[r["test_set"], r["metric"], r["system"], num(r, "score_a"), num(r, "score_b"),
+             num(r, "delta", "+"),
+             f"{r['p_adjusted'] if r['p_adjusted'] is not None else r['p_value']:.4f}",
+             r["verdict"]] for r in data["comparisons"]]
+    widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i < 3 or i == 7 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    a, b = data["run_a"], data["run_b"]
+    test = "paired bootstrap" if data["method"] == "bootstrap" else "approximate randomization"
+    out = [f"A: {a['experiment']}/{a['version']}", f"B: {b['experiment']}/{b['version']}", "",
+           line(head), "  ".join("-" * w for w in widths), *(line(r) for r in rows), "",
+           f"{test}, {data['samples']} samples, seed {data['seed']}, alpha {data['alpha']:g}"
+           + (", Holm-adjusted p" if data["correction"] == "holm" else "")
+           + f": {data['regressions']} regression(s), {data['improvements']} improvement(s)"]
+    out += [f"not compared: {u}" for u in data["unmatched_systems"]]
+    return "\n".join(out) + "\n"
+
+
+def execute(args: argparse.Namespace) -> int:
+    from evalfw.records.load import open_run
+    from evalfw.runner.compare import check, compare_runs
+
+    run_a = open_run(args.run_a, args.runs_dir)
+    run_b = open_run(args.run_b, args.runs_dir)
+    result = compare_runs(run_a, run_b, default_host(), metric=args.metric, alpha=args.alpha,
+                          method=args.method, samples=args.samples, seed=args.seed,
+                          correction=args.correction)
+    data = result.to_json()
+    sys.stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+                     if args.format == "json" else table(data))
+    sys.stdout.flush()
+    check(result)  # RegressionDetected -> exit status 1, after the report is out
+    return 0

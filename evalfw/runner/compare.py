@@ -1,0 +1,216 @@
+"""``evalfw compare RUN_A RUN_B``: paired tests between the same systems of two stored runs.
+
+Both records must have scored the same test sets: the same test set names, and per test set
+the same reference files by content (sha256, in order) and the same segment count; the
+compared metrics must be defined identically (same components, versions and options). Anything
+else is refused with an :class:`~evalfw.errors.EvalfwError` naming every difference. Systems
+are matched by name; systems present in one run only are listed, not tested.
+
+For every test set x metric x common system, run B's statistics are tested against run A's
+(A is the baseline) with the default-mode paired bootstrap (or AR) on the stored per-segment
+statistics, so no text is read. A *regression* is a significant difference (p <= alpha,
+Holm-adjusted when asked) with B scoring lower than A; :func:`check` raises
+:class:`~evalfw.errors.RegressionDetected` (exit status 1) when there is one.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from evalfw.analysis import apply_holm
+from evalfw.analysis import significance as sig
+from evalfw.bleu import engine
+from evalfw.bleu.spec import COMPONENT_KEYS, BleuSpec, resolve_spec
+from evalfw.bleu.stats import SegmentStats
+from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
+
+if TYPE_CHECKING:
+    from evalfw.plugin.host import PluginHost
+    from evalfw.records.load import StoredRun
+
+STAT_NAMES = ("hyp_len", "ref_lens", "matches", "totals")
+
+
+@dataclass
+class Comparison:
+    """The outcome of comparing two runs."""
+
+    run_a: StoredRun
+    run_b: StoredRun
+    settings: dict[str, Any]
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)
+
+    @property
+    def regressions(self) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["verdict"] == "regression"]
+
+    def to_json(self) -> dict[str, Any]:
+        def who(run: StoredRun) -> dict[str, str]:
+            return {"experiment": run.record["experiment"], "version": run.record["version"],
+                    "path": str(run.path)}
+
+        return {"run_a": who(self.run_a), "run_b": who(self.run_b), **self.settings,
+                "comparisons": self.rows, "unmatched_systems": self.unmatched,
+                "regressions": len(self.regressions),
+                "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
+
+
+def spec_from_record(host: PluginHost, components: Mapping[str, Any], where: str) -> BleuSpec:
+    """Rebuild a recorded spec; refuse when an installed component's version differs."""
+    opts: dict[str, Any] = {"preset": components["preset"], "max_order": components["max_order"],
+                            "lowercase": components["lowercase"]}
+    if components.get("weights"):
+        opts["weights"] = components["weights"]
+    for key in COMPONENT_KEYS:
+        opts[key] = {k: v for k, v in components[key].items() if k != "version"}
+    spec = resolve_spec(host, opts)
+    for key in COMPONENT_KEYS:
+        have, want = getattr(spec, key).version, components[key]["version"]
+        if have != want:
+            raise EvalfwError(f"{where}: {key} '{components[key]['name']}' was version {want} in "
+                              f"the run but {have} is installed; install the run's version to "
+                              "re-score its statistics")
+    return spec
+
+
+def _refs(record: Mapping[str, Any], test_set: str) -> list[dict[str, Any]]:
+    return [i for i in record["inputs"] if i["test_set"] == test_set and i["role"] == "reference"]
+
+
+def differences(a: Mapping[str, Any], b: Mapping[str, Any], metrics: Sequence[str]) -> list[str]:
+    """Why the two records cannot be compared (empty: they can)."""
+    out = []
+    ts_a = {t["name"]: t for t in a["test_sets"]}
+    ts_b = {t["name"]: t for t in b["test_sets"]}
+    for name in ts_a.keys() - ts_b.keys():
+        out.append(f"test set '{name}' is only in run A")
+    for name in ts_b.keys() - ts_a.keys():
+        out.append(f"test set '{name}' is only in run B")
+    specs_a = {(s["test_set"], s["metric"]): s for s in a["specs"]}
+    specs_b = {(s["test_set"], s["metric"]): s for s in b["specs"]}
+    for name in sorted(ts_a.keys() & ts_b.keys()):
+        if ts_a[name]["segments"] != ts_b[name]["segments"]:
+            out.append(f"test set '{name}' has {ts_a[name]['segments']} segments in run A but "
+                       f"{ts_b[name]['segments']} in run B")
+        ra, rb = _refs(a, name), _refs(b, name)
+        if [r["sha256"] for r in ra] != [r["sha256"] for r in rb]:
+            out.append(f"test set '{name}': references differ: run A "
+                       + ", ".join(f"{r['path']} ({r['sha256'][:12]}...)" for r in ra)
+                       + "; run B " + ", ".join(f"{r['path']} ({r['sha256'][:12]}...)" for r in rb))
+        for metric in metrics:
+            sa, sb = specs_a.get((name, metric)), specs_b.get((name, metric))
+            if sa and sb and sa["components"] != sb["components"]:
+                keys = [k for k in sa["components"]
+                        if sa["components"][k] != sb["components"].get(k)]
+                out.append(f"metric '{metric}' on test set '{name}' is defined differently "
+                           f"({', '.join(keys)}): {sa['signature']} vs {sb['signature']}")
+    return out
+
+
+def _metrics(a: Mapping[str, Any], b: Mapping[str, Any], wanted: str | None) -> list[str]:
+    def corpus(rec: Mapping[str, Any]) -> list[str]:
+        return [m["name"] for m in rec["metrics"] if "corpus" in m["levels"]]
+
+    in_a, in_b = corpus(a), corpus(b)
+    common = [m for m in in_a if m in in_b]
+    if wanted is not None:
+        if wanted not in common:
+            raise EvalfwError(f"--metric {wanted}: not a corpus-level metric of both runs"
+                              f"{suggest(wanted, common)}; common metrics: "
+                              f"{', '.join(common) or 'none'}")
+        return [wanted]
+    if not common:
+        raise EvalfwError(f"the runs share no corpus-level metric (run A: {', '.join(in_a)}; "
+                          f"run B: {', '.join(in_b)}); nothing to compare")
+    return common
+
+
+def _stats(run: StoredRun, arrays: Mapping[str, Any], test_set: str, metric: str,
+           ) -> dict[str, SegmentStats]:
+    out = {}
+    for r in run.record["results"]:
+        if (r["test_set"], r["metric"], r["level"]) == (test_set, metric, "corpus"):
+            out[r["system"]] = SegmentStats.from_arrays(
+                {n: arrays[f"{r['segments']}.{n}"] for n in STAT_NAMES})
+    return out
+
+
+def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
+                 metric: str | None = None, alpha: float = 0.05, method: str = "bootstrap",
+                 samples: int | None = None, seed: int | None = None,
+                 correction: str = "none") -> Comparison:
+    """Test every common system of B against the same system of A (see module docstring)."""
+    a, b = run_a.record, run_b.record
+    metrics = _metrics(a, b, metric)
+    problems = differences(a, b, metrics)
+    if problems:
+        raise EvalfwError(f"cannot compare {run_a.path} (A) with {run_b.path} (B): they did not "
+                          "score the same inputs: " + "; ".join(problems))
+    seed = a["seed"] if seed is None else seed
+    n = samples or sig.DEFAULT_N[method]
+    result = Comparison(run_a, run_b, {"metric": metric, "alpha": alpha, "method": method,
+                                       "samples": n, "seed": seed, "correction": correction})
+    arrays_a, arrays_b = run_a.segments(), run_b.segments()
+    comps, where = [], []
+    for ts in a["test_sets"]:
+        for m in metrics:
+            spec_json = next(s for s in a["specs"] if (s["test_set"], s["metric"]) == (ts["name"], m))
+            spec = spec_from_record(host, spec_json["components"], f"metric '{m}'")
+            sa, sb = _stats(run_a, arrays_a, ts["name"], m), _stats(run_b, arrays_b, ts["name"], m)
+            result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"
+                                 for s in [*sa, *sb] if (s in sa) != (s in sb)]
+            for system in [s for s in sa if s in sb]:
+                scale = _check_rescored(spec, sa[system], run_a, ts["name"], system, m)
+                with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
+                    warnings.simplefilter("ignore", UserWarning)
+                    out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", spec,
+                                              method, n, seed, "default")
+                comps.append(out.comparisons[0])
+                where.append((ts["name"], m, system, scale))
+    if not comps:
+        raise EvalfwError("the runs have no system in common (systems are matched by name): "
+                          + "; ".join(result.unmatched))
+    if correction == "holm":
+        comps = apply_holm(comps)
+    for (ts_name, m, system, scale), c in zip(where, comps):
+        verdict = "no significant change"
+        if c.significant(alpha) and c.delta != 0:
+            verdict = "improvement" if c.delta > 0 else "regression"
+        result.rows.append({"test_set": ts_name, "metric": m, "system": system,
+                            "score_a": c.baseline_score, "score_b": c.score, "delta": c.delta,
+                            "p_value": c.p_value, "p_adjusted": c.p_adjusted,
+                            "delta_lower": c.delta_lower, "delta_upper": c.delta_upper,
+                            "score_scale": scale, "verdict": verdict})
+    return result
+
+
+def _check_rescored(spec: BleuSpec, stats: SegmentStats, run: StoredRun, test_set: str,
+                    system: str, metric: str) -> float:
+    """The rebuilt spec must give the recorded score, else the tests would test other numbers.
+    Returns the result's score scale."""
+    row = next(r for r in run.record["results"] if (r["test_set"], r["system"], r["metric"],
+                                                    r["level"]) == (test_set, system, metric,
+                                                                    "corpus"))
+    recorded = row["score"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        score = engine.corpus_score(spec, stats).score
+    if score != recorded:
+        raise RecordError(f"{run.path}: {test_set}/{system}/{metric}: the stored statistics "
+                          f"score {score!r} now but {recorded!r} was recorded; run "
+                          "`evalfw verify` on it to see why")
+    return row["score_scale"]
+
+
+def check(result: Comparison) -> None:
+    """Raise RegressionDetected naming every significant regression."""
+    bad = result.regressions
+    if bad:
+        listing = "; ".join(f"{r['test_set']}/{r['metric']}/{r['system']} {r['score_a']:.2f} -> "
+                            f"{r['score_b']:.2f} (p = {r['p_value']:.4f})" for r in bad)
+        raise RegressionDetected(f"{len(bad)} significant regression(s) from A to B at "
+                                 f"alpha {result.settings['alpha']:g}: {listing}")
