@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from evalfw.cli.cmd_run import _positive  # the same check as `run --jobs`
 from evalfw.cli.runargs import add_runs_dir, default_host
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"
@@ -26,13 +27,6 @@ def _alpha(text: str) -> float:
     value = float(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {value}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
 
 
