@@ -38,3 +38,15 @@ def test_every_wmt22_line_equals_sacrebleu(name):
         for i, (line, ours) in enumerate(zip(lines, got)):
             assert ours == theirs[line], f"{path}:{i + 1}"
     assert len(files) >= 50
+
+
+def test_ja_mecab_on_wmt22_japanese_files():
+    pytest.importorskip("MeCab")
+    _wmt22_files()  # skips without the data
+    tok, oracle = BY_NAME["ja-mecab"](), sacrebleu_oracle("ja-mecab")
+    root = SHARED / "data" / "wmt22" / "en-ja"
+    files = [root / "ref.A.txt", *sorted((root / "sys").glob("*.txt"))[:3]]
+    for path in files:
+        lines = path.read_text(encoding="utf-8").split("\n")[:-1]
+        assert tok.tokenize(lines) == oracle(lines), path
+    assert len(files) == 4
