@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalfw.analysis import apply_holm, bucketed_analysis
 from evalfw.analysis import significance as sig
-from evalfw.analysis.results import ComparisonResult
+from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 from evalfw.bleu.stats import SegmentStats
 from evalfw.errors import ConfigError, EvalfwError, suggest
 
@@ -180,6 +180,16 @@ def _ticker(progress: Progress | None, label: str) -> Callable[[int, int], None]
     return lambda done, total: progress(done, total, label)
 
 
+def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
+    """sacreBLEU-mode paired bootstrap: the intervals ``--paired-bs`` prints (the baseline's
+    and each system's, from the paired resamples)."""
+    if out.baseline is None:
+        return ()
+    return (out.baseline, *(ConfidenceResult(c.system, c.score, c.mean, c.ci, c.lower, c.upper,
+                                             c.n, out.baseline.level, c.seed, c.mode)
+                            for c in out.comparisons))
+
+
 def analyse_table(plan: Plan, spec: BleuSpec, stats: Mapping[str, SegmentStats],
                   test_set: str, metric: str,
                   progress: Progress | None = None) -> dict[str, Any]:
@@ -194,8 +204,8 @@ def analyse_table(plan: Plan, spec: BleuSpec, stats: Mapping[str, SegmentStats],
         out = sig.paired_analysis(ordered, s.baseline, spec, method, s.trials(method), plan.seed,
                                   s.mode, s.confidence, _ticker(progress, f"{label} {method}"))
         comparisons += out.comparisons
-        intervals = intervals or out.intervals
-    if not intervals:  # AR alone, or sacreBLEU mode: intervals as `--confidence` computes them
+        intervals = intervals or out.intervals or _paired_intervals(out)
+    if not intervals:  # AR alone: intervals as sacreBLEU's `--confidence` computes them
         intervals = tuple(sig.confidence_intervals(
             ordered, spec, s.samples, plan.seed, s.mode, s.confidence,
             _ticker(progress, f"{label} intervals")))
