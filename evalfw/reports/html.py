@@ -40,7 +40,7 @@ nav a{margin-right:14px;color:var(--accent);text-decoration:none;font-size:14px}
 table{border-collapse:collapse;margin:6px 0 10px;font-variant-numeric:tabular-nums}
 th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:right;vertical-align:top}
 th{background:var(--band);font-weight:600}th:first-child,td:first-child{text-align:left}
-thead th[colspan]{text-align:center}table.tests td:nth-child(2){text-align:left}
+thead th[colspan]{text-align:center}table.tests td:nth-child(2),table.tests th:nth-child(2){text-align:left}
 .wide{overflow-x:auto;max-width:100%}table.seg th:last-child,table.sigs td:last-child,
 table.sigs th:last-child{text-align:left}
 table.results td.baseline{background:#f7f3e8}

@@ -31,7 +31,7 @@ def _p(value: Any) -> str:
 
 def settings_note(sig: Significance) -> str:
     s = sig.settings
-    items = [f"baseline <b>{escape(str(s.get('baseline')))}</b>",
+    items = [f"baseline <strong>{escape(str(s.get('baseline')))}</strong>",
              f"method {escape(str(s.get('method')))}", f"mode {escape(str(s.get('mode')))}",
              f"{s.get('samples')} bootstrap resamples"]
     if s.get("method") in ("ar", "both"):
