@@ -154,10 +154,14 @@ def test_cli_run_prints_the_table_and_stores_a_version(workdir, capsys):
     assert "Strong" in out and "Signatures:" in out
     stored = open_run("wmt", workdir / "runs")
     assert stored.record["command"]["argv"] == ["evalfw", "run", "configs/wmt.yaml"]
-    assert main(["run", "configs/wmt.yaml", "--format", "csv", "--set", "seed=3"]) == 0
+    assert main(["run", "configs/wmt.yaml", "--format", "csv", "--set", "seed=3", "-j", "2"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("test_set,system,metric,level,score")
     assert "evalfw: stored runs/wmt/" in err
+    latest = open_run("wmt", workdir / "runs").record
+    assert latest["command"]["argv"] == ["evalfw", "run", "configs/wmt.yaml", "--set", "seed=3",
+                                         "--format", "csv", "--jobs", "2"]
+    assert latest["results"] == stored.record["results"]
 
 
 def test_cli_run_errors_are_one_line_with_status_2(workdir, capsys):
@@ -184,3 +188,21 @@ def test_levels_follow_the_metric(tmp_path, monkeypatch, level):
     assert {r["level"] for r in rows} == {level}
     if level == "sentence":
         assert all(r["n"] == 2 for r in rows)
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    import io
+    import sys
+
+    from evalfw.runner.progress import ProgressBar
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert ProgressBar.for_terminal() is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert ProgressBar.for_terminal(quiet=True) is None
+    assert isinstance(ProgressBar.for_terminal(), ProgressBar)
+    buf = io.StringIO()
+    bar = ProgressBar(buf, width=10)
+    bar(3, 6, "en-de")
+    bar.close()
+    assert "\r[#####.....] 3/6 en-de" in buf.getvalue() and buf.getvalue().endswith("\r\x1b[K")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -50,6 +51,8 @@ def _default(value: Any) -> Any:
         return value.item()
     if isinstance(value, (tuple, set, frozenset)):
         return list(value)
+    if isinstance(value, Mapping):  # read-only config mappings (MappingProxyType)
+        return dict(value)
     from fractions import Fraction
 
     if isinstance(value, Fraction):
