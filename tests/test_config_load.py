@@ -76,7 +76,7 @@ def test_valid_config(host) -> None:  # type: ignore[no-untyped-def]
     assert "tokenizer" not in bleu.options_for(en_de)
     assert floorplus.options_for(de_en)["tokenizer"] == "13a"
     assert [r.name for r in config.reports] == ["table", "json"]
-    assert dict(config.significance) == {"method": "paired-bootstrap"}
+    assert dict(config.significance) == {"baseline": "alpha", "method": "bootstrap"}
 
 
 def test_raw_and_hash_are_stable_and_record_defaults(host, project) -> None:  # type: ignore[no-untyped-def]
