@@ -296,3 +296,12 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     assert "150/300 significance en-de/sacrebleu" in sys.stderr.getvalue()
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     assert ProgressBar.for_terminal() is None
+
+
+def test_example_config_runs_out_of_the_box(workdir):
+    outcome = run("configs/wmt-significance.yaml")
+    section = outcome.record["significance"]
+    assert section["settings"]["baseline"] == "Medium" and section["seed"] == 12345
+    for name in ("report-html.html", "report-table.txt", "sentences.csv", "sentences.jsonl"):
+        assert (outcome.path / name).is_file()
+    assert verify(str(outcome.path)).ok
