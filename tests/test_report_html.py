@@ -255,3 +255,33 @@ def test_reports_without_significance_are_unchanged(tmp_path):
     assert "±" not in table and "†" not in table and "°" not in table
     html = (outcome.path / "report-html.html").read_text("utf-8")
     assert "<svg" not in html and "data-score" in html and "Provenance" in html
+
+
+def test_chart_positions_follow_the_numbers():
+    """Dots sit at their scores on the (zoomed) axis, interval bars span lower..upper."""
+    import re
+
+    from evalfw.reports.svg import Point, bucket_chart, interval_chart
+
+    rng = __import__("random").Random(4)
+    rows = []
+    for k in range(9):
+        s = rng.uniform(40, 60)
+        rows.append((f"s{k}", Point(s, s - rng.uniform(0.5, 2), s + rng.uniform(0.5, 2)), ""))
+    svg = interval_chart("t", rows)
+    dots = [float(v) for v in re.findall(r'<circle cx="([0-9.]+)"', svg)]
+    bars = [(float(a), float(b)) for a, b in re.findall(r'<line x1="([0-9.]+)" y1="[0-9.]+" '
+                                                       r'x2="([0-9.]+)" y2="[0-9.]+" stroke=', svg)]
+    scores = [p.score for _, p, _ in rows]
+    hi_k, lo_k = scores.index(max(scores)), scores.index(min(scores))
+    scale = (dots[hi_k] - dots[lo_k]) / (scores[hi_k] - scores[lo_k])
+    for (_, p, _), dot, (lo, hi) in zip(rows, dots, bars, strict=True):
+        assert abs(dot - (dots[lo_k] + scale * (p.score - scores[lo_k]))) < 0.2
+        assert abs(lo - (dot - scale * (p.score - p.lower))) < 0.2
+        assert abs(hi - (dot + scale * (p.upper - p.score))) < 0.2
+        assert 170 <= lo < dot < hi <= 640 - 70
+    assert scale > 10  # zoomed: 9 systems within ~24 points spread over the plot width
+    series = [("a", [Point(10, 8, 12), None, Point(30, 25, 35)])]
+    chart = bucket_chart("b", ["<10", "10-19", "20+"], series)
+    ys = [float(v) for v in re.findall(r'<circle cx="[0-9.]+" cy="([0-9.]+)"', chart)]
+    assert len(ys) == 2 and ys[0] > ys[1]  # higher score, higher on the page

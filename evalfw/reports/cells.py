@@ -93,7 +93,8 @@ class Significance:
                 else f" ±{cell.ci:.{places}f}"
         if latex:
             return text + LATEX_MARKS[cell.marker]
-        return f"{text} {cell.marker}" if cell.marker else text
+        # unmarked cells keep the marker's width so right-aligned numbers line up
+        return f"{text} {cell.marker or ' '}"
 
     def legend(self, latex: bool = False) -> list[str]:
         """Sentences explaining the intervals and markers (empty without an analysis)."""

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-#: colour-blind-safe palette (Okabe & Ito), cycled for many systems
+#: colour-blind-safe palette (Okabe & Ito, then Tol's muted), cycled beyond 14 systems
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#F0E442")
+           "#F0E442", "#882255", "#44AA99", "#999933", "#332288", "#AA4499", "#888888")
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,20 @@ def nice_max(value: float) -> float:
     return 10.0 * power
 
 
+def nice_range(low: float, high: float, count: int = 5) -> tuple[float, float, list[float]]:
+    """An axis covering [low, high] zoomed to the data (scores of close systems would all sit
+    on one spot of a 0-100 axis), with about ``count`` round ticks; never below 0."""
+    if high <= low:
+        high = low + (abs(low) or 1.0) * 0.1
+    step = nice_max((high - low) / count)
+    start = max(0.0, math.floor(low / step) * step)
+    end = math.ceil(high / step) * step
+    ticks = [start + k * step for k in range(int(round((end - start) / step)) + 1)]
+    return start, end, ticks
+
+
 def _num(x: float) -> str:
     return f"{x:.1f}"
-
-
-def _ticks(top: float, count: int = 5) -> list[float]:
-    return [top * k / count for k in range(count + 1)]
 
 
 def _label(value: float) -> str:
@@ -61,19 +69,20 @@ def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], width: in
     """Horizontal dot-and-interval chart; ``rows`` are (system, point, marker)."""
     left, right, top_pad, row_h = 170, 70, 34, 24
     height = top_pad + row_h * len(rows) + 30
-    top = nice_max(max([p.upper if p.upper is not None else p.score for _, p, _ in rows]
-                       + [1e-9]))
+    lows = [p.lower if p.lower is not None else p.score for _, p, _ in rows]
+    highs = [p.upper if p.upper is not None else p.score for _, p, _ in rows]
+    start, end, ticks = nice_range(min(lows, default=0.0), max(highs, default=1.0))
     plot_w = width - left - right
 
     def x(v: float) -> float:
-        return left + plot_w * max(0.0, min(v, top)) / top
+        return left + plot_w * (max(start, min(v, end)) - start) / (end - start)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
            f'role="img" class="chart" aria-label="{escape(title)}">',
            f'<title>{escape(title)}</title>',
            f'<text x="{left}" y="18" class="ct">{escape(title)}</text>']
     axis_y = top_pad + row_h * len(rows)
-    for t in _ticks(top):
+    for t in ticks:
         out.append(f'<line x1="{_num(x(t))}" y1="{top_pad - 6}" x2="{_num(x(t))}" y2="{axis_y}" '
                    'class="grid"/>')
         out.append(f'<text x="{_num(x(t))}" y="{axis_y + 16}" class="tick" '
@@ -88,8 +97,8 @@ def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], width: in
                        'stroke-linecap="round" opacity="0.55"/>')
         out.append(f'<circle cx="{_num(x(p.score))}" cy="{_num(cy)}" r="5" fill="{colour(i)}">'
                    f'<title>{escape(name)}: {p.score:.4g}</title></circle>')
-        end = x(p.upper) if p.upper is not None else x(p.score)
-        out.append(f'<text x="{_num(end + 8)}" y="{_num(cy + 4)}" class="val">'
+        label_x = x(p.upper) if p.upper is not None else x(p.score)
+        out.append(f'<text x="{_num(label_x + 8)}" y="{_num(cy + 4)}" class="val">'
                    f'{p.score:.2f}{(" " + escape(marker)) if marker else ""}</text>')
     out.append("</svg>")
     return "\n".join(out)
@@ -101,21 +110,21 @@ def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[tuple[str,
     left, right, top_pad, bottom = 50, 150, 34, 48
     plot_w, plot_h = width - left - right, height - top_pad - bottom
     values = [v for _, pts in series for p in pts if p is not None
-              for v in (p.score, p.upper if p.upper is not None else p.score)]
-    top = nice_max(max(values + [1e-9]))
+              for v in (p.score, p.lower, p.upper) if v is not None]
+    start, end, ticks = nice_range(min(values, default=0.0), max(values, default=1.0), 4)
     step = plot_w / max(len(buckets), 1)
 
     def x(k: int) -> float:
         return left + step * (k + 0.5)
 
     def y(v: float) -> float:
-        return top_pad + plot_h * (1 - max(0.0, min(v, top)) / top)
+        return top_pad + plot_h * (1 - (max(start, min(v, end)) - start) / (end - start))
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
            f'role="img" class="chart" aria-label="{escape(title)}">',
            f'<title>{escape(title)}</title>',
            f'<text x="{left}" y="18" class="ct">{escape(title)}</text>']
-    for t in _ticks(top, 4):
+    for t in ticks:
         out.append(f'<line x1="{left}" y1="{_num(y(t))}" x2="{left + plot_w}" y2="{_num(y(t))}" '
                    'class="grid"/>')
         out.append(f'<text x="{left - 6}" y="{_num(y(t) + 4)}" class="tick" '
