@@ -68,11 +68,15 @@ def read_seed(value: str | int | None = None) -> SacreSeed:
         raise ConfigError(f"{where}: expected an integer or 'none', got {text!r}") from None
 
 
-def check_spec(spec: BleuSpec) -> None:
+def supports(spec: BleuSpec) -> bool:
     """sacreBLEU mode evaluates the spec's components on float32 sums, which reproduces
     sacreBLEU only for its own smoothing methods and mean."""
-    if not (isinstance(spec.smoothing, sbf._SacreSmoother) and isinstance(spec.mean, sbf.SacreMean)
-            and spec.weights is None):
+    return (isinstance(spec.smoothing, sbf._SacreSmoother) and isinstance(spec.mean, sbf.SacreMean)
+            and spec.weights is None)
+
+
+def check_spec(spec: BleuSpec) -> None:
+    if not supports(spec):
         raise ConfigError(
             f"significance mode 'sacrebleu' reproduces sacreBLEU and needs its smoothing and mean "
             f"(got smoothing '{spec.smoothing.name}', mean '{spec.mean.name}'"

@@ -42,6 +42,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="decimals in text output (default 1 for 0-100 scores, 4 for 0-1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     p.add_argument("--plugins-dir", action="append", default=[], help="load local plugin files")
+    from evalfw.analysis.score_cli import add_arguments
+
+    add_arguments(p)  # --confidence, --paired-bs, --paired-ar, --seed (sacreBLEU's flags)
 
 
 def _weights(text: str | None) -> Any:
@@ -96,6 +99,11 @@ def execute(args: argparse.Namespace) -> int:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")
     index = engine.index_references(spec, [r.lines for r in refs])
+    from evalfw.analysis import score_cli
+
+    if score_cli.requested(args):
+        return score_cli.run(args, spec, [(s.path, engine.segment_stats(spec, s.lines, index))
+                                          for s in systems])
     out: list[dict[str, Any]] = []
     for system in systems:
         name = system.path
@@ -127,7 +135,7 @@ def _read_stdin() -> Any:
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = None) -> dict[str, Any]:
-    obj = {"name": name, **res.to_json()}
+    obj = {**res.to_json(), "name": name, "metric": res.name}
     if segment is not None:
         obj["segment"] = segment + 1
     if args.format == "text":
