@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 
 from evalfw.cli.runargs import add_format, render
 from evalfw.config import add_set_option
@@ -57,8 +58,11 @@ def execute(args: argparse.Namespace) -> int:
 
     bar = ProgressBar.for_terminal(args.quiet)
     try:
-        outcome = run_experiment(args.config, args.overrides, progress=bar,
-                                 argv=command_line(args), jobs=args.jobs)
+        with warnings.catch_warnings():
+            if args.quiet:  # e.g. the nltk family's UserWarning, which NLTK itself prints
+                warnings.simplefilter("ignore")
+            outcome = run_experiment(args.config, args.overrides, progress=bar,
+                                     argv=command_line(args), jobs=args.jobs)
     finally:
         if bar:
             bar.close()
