@@ -193,6 +193,12 @@ class Mean(Component):
     kind = "mean"
     scale: ClassVar[int] = 1
 
+    @property
+    def score_scale(self) -> int:
+        """What a perfect score is: 100 (0-100 scores) or 1. Defaults to the precision scale;
+        a mean that rescales its result (Moses' 100x, ``geometric`` with ``percent``) says so."""
+        return self.scale
+
     @abstractmethod
     def combine(
         self,

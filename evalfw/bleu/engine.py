@@ -159,7 +159,6 @@ def score_counts(spec: BleuSpec, counts: Counts, nrefs: int | str = 1,
         if not isinstance(s, (int, float)) or isinstance(s, bool) or math.isnan(s) or s < 0 \
                 or math.isinf(s):
             raise _fail(spec.mean, f"returned an invalid score {s!r}", segment)
-    mean_scale = getattr(spec.mean, "score_scale", None) or spec.mean.scale
     return BleuScore(
         score=scores[0],
         scores=scores,
@@ -171,7 +170,7 @@ def score_counts(spec: BleuSpec, counts: Counts, nrefs: int | str = 1,
         ref_len=counts.ref_len,
         signature=spec.signature(nrefs),
         sacrebleu_signature=spec.foreign_signature(nrefs),
-        score_scale=mean_scale,
+        score_scale=spec.mean.score_scale,
         precision_scale=spec.smoothing.scale,
     )
 

@@ -247,6 +247,10 @@ class GeometricMean(Mean):
         percent=("boolean", False, "report 0-100 instead of 0-1"),
     )
 
+    @property
+    def score_scale(self) -> int:
+        return 100 if self.options["percent"] else 1
+
     def combine(self, smoothed: Smoothed, counts: Counts, bp: float | int,
                 weights: Sequence[Sequence[float]] | None) -> tuple[float | int, ...]:
         factor = 100 if self.options["percent"] else 1
