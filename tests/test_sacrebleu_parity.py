@@ -191,3 +191,21 @@ def test_length_mismatch_is_an_error_not_a_truncation():
         compat.BLEU().corpus_score(["a b c d", "zzz", "yyy"], [["a b c d"]])
     with pytest.raises(InputError, match="reference stream 1 has 1 segments"):
         evalfw.corpus_bleu(["a b c d", "zzz", "yyy"], [["a b c d"]])
+
+
+@pytest.mark.parametrize("seed", [None, "7", "none"])
+def test_corpus_score_with_bootstrap_interval(monkeypatch, seed):
+    if seed is not None:
+        monkeypatch.setenv("SACREBLEU_SEED", seed)
+    rng = random.Random(5)
+    hyps, refs = corpus(rng, 60, 2)
+    theirs, ours = SacreBLEU(), compat.BLEU()
+    a, b = ours.corpus_score(hyps, refs, n_bootstrap=300), theirs.corpus_score(hyps, refs, n_bootstrap=300)
+    assert ours.get_signature().format() == theirs.get_signature().format()
+    if seed == "none":  # unseeded: only the form can agree
+        assert "seed:none" in ours.get_signature().format()
+        return
+    assert (a._mean, a._ci) == (b._mean, b._ci)
+    sig = theirs.get_signature().format()
+    assert str(a) == str(b)
+    assert a.format(signature=sig, is_json=True) == b.format(signature=sig, is_json=True)

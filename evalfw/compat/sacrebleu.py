@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import statistics
 from collections.abc import Sequence
 from typing import Any
 
@@ -81,13 +80,6 @@ class BLEUScore:
                 d[key] = value
             return json.dumps(d, indent=1, ensure_ascii=False)
         return line
-
-    def estimate_ci(self, scores: Sequence[Any]) -> None:
-        """Mean and 95% half-width of bootstrap scores, as sacreBLEU computes them."""
-        raw = sorted(s.score for s in scores)
-        lower = len(raw) // 40
-        self._ci = 0.5 * (raw[len(raw) - lower - 1] - raw[lower])
-        self._mean = statistics.mean(raw)
 
     def __repr__(self) -> str:
         return self.format()
@@ -203,11 +195,14 @@ class BLEU:
         stats = self._stats(hypotheses, references)
         score = self._score(engine.corpus_counts(self._spec, stats))
         if n_bootstrap > 1:
-            from evalfw.analysis.sacrebleu_mode import bootstrap_scores
+            from evalfw.analysis.resampling import columns
+            from evalfw.analysis.sacrebleu_mode import confidence, read_seed
 
+            seed = read_seed()  # $SACREBLEU_SEED semantics, as sacreBLEU
+            result = confidence(self._spec, columns(self._spec, stats), n_bootstrap, seed)
             self.n_bootstrap = n_bootstrap
-            self.seed, samples = bootstrap_scores(self._spec, stats, n_bootstrap)
-            score.estimate_ci([self._score(c) for c in samples])
+            self.seed = seed.label
+            score._mean, score._ci = result.mean, result.ci
         return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
