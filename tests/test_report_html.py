@@ -285,3 +285,11 @@ def test_chart_positions_follow_the_numbers():
     chart = bucket_chart("b", ["<10", "10-19", "20+"], series)
     ys = [float(v) for v in re.findall(r'<circle cx="[0-9.]+" cy="([0-9.]+)"', chart)]
     assert len(ys) == 2 and ys[0] > ys[1]  # higher score, higher on the page
+
+
+def test_json_report_carries_the_significance_results(outcome, capsys):
+    import json
+
+    assert main(["show", str(outcome.path), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["significance"] == outcome.record["significance"]

@@ -133,7 +133,8 @@ class JsonReporter(Reporter):
     extension = "json"
 
     def render(self, record: Mapping[str, Any]) -> str:
-        keep = ("experiment", "version", "created", "specs", "results", "warnings")
+        keep = ("experiment", "version", "created", "specs", "results", "warnings",
+                "significance")  # present when the config asked for significance tests
         return json.dumps({k: record[k] for k in keep if k in record}, indent=1,
                           ensure_ascii=False) + "\n"
 
