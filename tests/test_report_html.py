@@ -293,3 +293,11 @@ def test_json_report_carries_the_significance_results(outcome, capsys):
     assert main(["show", str(outcome.path), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["significance"] == outcome.record["significance"]
+
+
+@pytest.mark.parametrize("ci, outcome_type", [("true", "Failed"), ("", "Skipped")])
+def test_missing_browser_fails_under_ci_and_skips_otherwise(monkeypatch, ci, outcome_type):
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(BaseException) as err:
+        _unavailable("no chromium here")
+    assert type(err.value).__name__ == outcome_type and "no chromium here" in str(err.value)
