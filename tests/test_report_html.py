@@ -301,3 +301,29 @@ def test_missing_browser_fails_under_ci_and_skips_otherwise(monkeypatch, ci, out
     with pytest.raises(BaseException) as err:
         _unavailable("no chromium here")
     assert type(err.value).__name__ == outcome_type and "no chromium here" in str(err.value)
+
+
+@pytest.mark.parametrize("block", [
+    "  baseline: Strong\n  mode: sacrebleu\n  method: ar\n  ar_trials: 200\n"
+    "  metrics: [sacrebleu]\n  worst_segments: 0\n",
+    "  baseline: Medium\n  method: both\n  all_pairs: true\n  samples: 100\n  ar_trials: 96\n"
+    "  confidence: 0.9\n  alpha: 0.01\n",
+])
+def test_other_settings_render(tmp_path, block):
+    text = CONFIG.format(root=SAMPLE, out=tmp_path / "runs", odd="Weak", correction="none")
+    text = text.split("significance:")[0] + "significance:\n" + block
+    outcome = run(str(write_config(tmp_path / "c.yaml", text)))
+    page = (outcome.path / "report-html.html").read_text("utf-8")
+    parsed = Cells()
+    parsed.feed(page)
+    for r in outcome.record["results"]:
+        attrs, _ = parsed.cells[(r["system"], r["test_set"], r["metric"], r["level"])]
+        assert attrs["data-score"] == repr(r["score"])
+    table = (outcome.path / "report-table.txt").read_text("utf-8")
+    settings = outcome.record["significance"]["settings"]
+    if settings["mode"] == "sacrebleu":
+        assert "approximate randomization with 200 trials" in table and "sacrebleu mode" in table
+        assert "No drill-down stored" in page
+        assert "chrf-like" in table  # analysed metrics only get cells with intervals
+    else:
+        assert "90% bootstrap" in table and "p ≤ 0.01" in table and "All pairs" in page
