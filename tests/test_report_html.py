@@ -327,3 +327,11 @@ def test_other_settings_render(tmp_path, block):
         assert "chrf-like" in table  # analysed metrics only get cells with intervals
     else:
         assert "90% bootstrap" in table and "p ≤ 0.01" in table and "All pairs" in page
+
+
+def test_drilldown_marks_words_missing_from_every_reference():
+    from evalfw.reports.html_parts import highlight
+
+    assert highlight("Das <b> Haus ist", ["Das Haus", "ist klein"]) == \
+        "Das <mark>&lt;b&gt;</mark> Haus ist"
+    assert highlight("", ["x"]) == ""

@@ -53,9 +53,9 @@ svg .lab{font:12px sans-serif;fill:#1d2330}svg .val{font:11px sans-serif;fill:#1
 svg .grid{stroke:#e3e7ee;stroke-width:1}
 details{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:4px 12px}
 summary{cursor:pointer;font-weight:600;padding:4px 0}
-table.seg td{text-align:left}table.seg td.num{text-align:right;white-space:nowrap}
+table.seg td{text-align:left}table.seg table.seg{width:100%;margin:0}table.seg td.num{text-align:right;white-space:nowrap}
 .txt{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;
-white-space:pre-wrap;word-break:break-word}.role{color:var(--muted);font-size:12px;width:110px}
+white-space:pre-wrap;word-break:break-word}mark{background:#ffe08a;padding:0 1px;border-radius:2px}.role{color:var(--muted);font-size:12px;width:110px}
 table.kv td{text-align:left}code,.sha{font-family:ui-monospace,Menlo,Consolas,monospace;
 font-size:12.5px;overflow-wrap:anywhere;word-break:break-all}
 pre{background:var(--band);padding:10px;border-radius:6px;overflow:auto;font-size:12.5px}

@@ -99,13 +99,22 @@ def buckets_table(table: Mapping[str, Any], alpha: float) -> str:
     return "".join(out)
 
 
+def highlight(hypothesis: str, references: Sequence[str]) -> str:
+    """Escaped ``hypothesis`` with the words no reference contains marked (a reading aid by
+    whitespace words, not the metric's tokenization)."""
+    known = {w for r in references for w in r.split()}
+    return " ".join(escape(w) if w in known else f"<mark>{escape(w)}</mark>"
+                    for w in hypothesis.split())
+
+
 def _segment_rows(seg: Mapping[str, Any], system: str, baseline: str) -> str:
     texts: list[tuple[str, str]] = []
     if seg.get("source") is not None:
-        texts.append(("source", seg["source"]))
-    texts += [(f"reference {k + 1}", r) for k, r in enumerate(seg["references"])]
-    texts += [(f"baseline ({baseline})", seg["baseline_hypothesis"]), (system, seg["hypothesis"])]
-    lines = "".join(f"<tr><td class=\"role\">{escape(role)}</td><td class=\"txt\">{escape(t)}</td>"
+        texts.append(("source", escape(seg["source"])))
+    texts += [(f"reference {k + 1}", escape(r)) for k, r in enumerate(seg["references"])]
+    texts += [(f"baseline ({baseline})", highlight(seg["baseline_hypothesis"], seg["references"])),
+              (system, highlight(seg["hypothesis"], seg["references"]))]
+    lines = "".join(f"<tr><td class=\"role\">{escape(role)}</td><td class=\"txt\">{t}</td>"
                     "</tr>" for role, t in texts)
     return (f"<tr data-segment=\"{seg['segment']}\"><td class=\"num\">{seg['segment']}</td>"
             f"<td class=\"num\">{seg['score']:.2f}</td><td class=\"num\">"
@@ -120,7 +129,8 @@ def drilldown(items: Sequence[Mapping[str, Any]]) -> str:
     for item in items:
         out.append(f"<h3>{escape(item['test_set'])}</h3><p class=\"note\">Sentence scores by "
                    f"metric {escape(item['metric'])}; Δ = system − baseline "
-                   f"({escape(item['baseline'])}), smallest first.</p>")
+                   f"({escape(item['baseline'])}), smallest first. <mark>Marked</mark>: words "
+                   "of a hypothesis that no reference contains.</p>")
         for k, entry in enumerate(item["systems"]):
             rows = "".join(_segment_rows(s, entry["system"], item["baseline"])
                            for s in entry["segments"])
