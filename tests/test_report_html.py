@@ -247,8 +247,8 @@ def test_text_reports_show_intervals_markers_and_legend(outcome):
 
 
 def test_reports_without_significance_are_unchanged(tmp_path):
-    cfg = write_config(tmp_path / "plain.yaml", CONFIG.format(
-        root=SAMPLE, out=tmp_path / "runs", odd="Weak", correction="none").split("significance:")[0])
+    text = CONFIG.format(root=SAMPLE, out=tmp_path / "runs", odd="Weak", correction="none")
+    cfg = write_config(tmp_path / "plain.yaml", text.split("significance:")[0])
     outcome = run(str(cfg))
     assert "significance" not in outcome.record
     table = (outcome.path / "report-table.txt").read_text("utf-8")

@@ -21,7 +21,8 @@ from typing import Any
 
 BETTER, WORSE, BASELINE = "†", "‡", "°"
 LATEX_MARKS = {BETTER: r"$^{\dagger}$", WORSE: r"$^{\ddagger}$", BASELINE: r"$^{\circ}$", "": ""}
-METHOD_WORDS = {"bootstrap": "paired bootstrap resampling", "ar": "paired approximate randomization"}
+METHOD_WORDS = {"bootstrap": "paired bootstrap resampling",
+                "ar": "paired approximate randomization"}
 
 
 @dataclass(frozen=True)

@@ -158,7 +158,8 @@ def render(record: Mapping[str, Any]) -> str:
     nav = ['<a href="#results">Results</a>']
     body = [f"<header><h1>{escape(record['experiment'])}</h1>"
             f"<p class=\"meta\">version {escape(record['version'])} · created "
-            f"{escape(record['created'])} · evalfw {escape(record['evalfw_version'])}</p></header>",
+            f"{escape(record['created'])} · evalfw {escape(record['evalfw_version'])}</p>"
+            "</header>",
             "<h2 id=\"results\">Results</h2>", results_table(record, sig)]
     if sig:
         nav += ['<a href="#analysis">Significance</a>', '<a href="#drilldown">Worst segments</a>']

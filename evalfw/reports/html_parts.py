@@ -90,7 +90,8 @@ def buckets_table(table: Mapping[str, Any], alpha: float) -> str:
         for b in results:
             i = next((x for x in b["intervals"] if x["system"] == system), None)
             c = next((x for x in b["comparisons"] if x["system"] == system), None)
-            text = "–" if i is None else f"{i['score']:.2f} <span class=\"ci\">±{i['ci']:.2f}</span>"
+            text = "–" if i is None else \
+                f"{i['score']:.2f} <span class=\"ci\">±{i['ci']:.2f}</span>"
             if c is not None and significant(c, alpha):
                 text += " <span class=\"mark\">" + ("†" if c["delta"] > 0 else "‡") + "</span>"
             cells.append(f"<td>{text}</td>")
@@ -147,6 +148,13 @@ def drilldown(items: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(out)
 
 
+PLUGIN_KEYS = ("distribution", "version", "path")
+
+
+def _sha(value: str) -> str:
+    return f"<span class=\"sha\">{escape(value)}</span>"
+
+
 def _kv(pairs: Sequence[tuple[str, Any]]) -> str:
     return "<table class=\"kv\">" + "".join(
         f"<tr><th>{escape(k)}</th><td>{v}</td></tr>" for k, v in pairs) + "</table>"
@@ -159,13 +167,13 @@ def provenance(record: Mapping[str, Any]) -> str:
              ("overrides", escape(", ".join(o.get("set", json.dumps(o)) for o in cmd["overrides"])
                                   or "none")),
              ("config", f"<code>{escape(str(cfg['path']))}</code> sha256 "
-                        f"<span class=\"sha\">{escape(str(cfg['sha256']))}</span>"),
-             ("resolved config sha256", f"<span class=\"sha\">{escape(cfg['resolved_sha256'])}</span>"),
+                        + _sha(str(cfg["sha256"]))),
+             ("resolved config sha256", _sha(cfg["resolved_sha256"])),
              ("seed", escape(str(record["seed"]))),
              ("python", escape(f"{env['python']} ({env['implementation']}) on {env['platform']}")),
              ("packages", escape(", ".join(f"{k} {v}" for k, v in env["packages"].items()))),
              ("segments file", f"<code>{escape(record['segments']['file'])}</code> sha256 "
-                               f"<span class=\"sha\">{escape(record['segments']['sha256'])}</span>")]
+                               + _sha(record["segments"]["sha256"]))]
     sigs = "".join(f"<tr><td>{escape(s['test_set'])}</td><td>{escape(s['metric'])}</td>"
                    f"<td><code>{escape(s.get('sacrebleu_signature') or s['signature'])}</code>"
                    "</td></tr>" for s in record["specs"])
@@ -174,15 +182,16 @@ def provenance(record: Mapping[str, Any]) -> str:
                      f"</td><td>{i['lines']}</td><td class=\"sha\">{escape(i['sha256'])}</td></tr>"
                      for i in record["inputs"])
     plugins = "".join(f"<tr><td>{escape(p['name'])}</td><td>{escape(p['source'])}</td><td>"
-                      f"{escape(' '.join(str(p[k]) for k in ('distribution', 'version', 'path') if k in p))}"
+                      f"{escape(' '.join(str(p[k]) for k in PLUGIN_KEYS if k in p))}"
                       f"</td></tr>" for p in record["plugins"])
     warnings = "".join(f"<li>{escape(w['file'])}: {escape(w['message'])}</li>"
                        for w in record.get("warnings", []))
     return "\n".join([
-        _kv(facts), "<h3>Signatures</h3><table class=\"sigs\"><thead><tr><th>test set</th><th>metric</th>"
+        _kv(facts),
+        "<h3>Signatures</h3><table class=\"sigs\"><thead><tr><th>test set</th><th>metric</th>"
         f"<th>signature</th></tr></thead><tbody>{sigs}</tbody></table>",
         "<h3>Inputs</h3><table><thead><tr><th>test set</th><th>role</th><th>system</th>"
         "<th>path</th><th>lines</th><th>sha256</th></tr></thead>"
         f"<tbody>{inputs}</tbody></table>",
-        "<details><summary>Plugins</summary><table><tbody>" + plugins + "</tbody></table></details>",
+        f"<details><summary>Plugins</summary><table><tbody>{plugins}</tbody></table></details>",
         f"<h3>Data warnings</h3><ul>{warnings}</ul>" if warnings else ""])

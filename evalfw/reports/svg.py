@@ -104,7 +104,8 @@ def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], width: in
     return "\n".join(out)
 
 
-def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[tuple[str, Sequence[Point | None]]],
+def bucket_chart(title: str, buckets: Sequence[str],
+                 series: Sequence[tuple[str, Sequence[Point | None]]],
                  width: int = 640, height: int = 320) -> str:
     """One line per system across ``buckets`` (None: empty bucket), with whiskers."""
     left, right, top_pad, bottom = 50, 150, 34, 48

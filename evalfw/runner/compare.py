@@ -158,7 +158,8 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
     comps, where = [], []
     for ts in a["test_sets"]:
         for m in metrics:
-            spec_json = next(s for s in a["specs"] if (s["test_set"], s["metric"]) == (ts["name"], m))
+            spec_json = next(s for s in a["specs"]
+                             if (s["test_set"], s["metric"]) == (ts["name"], m))
             spec = spec_from_record(host, spec_json["components"], f"metric '{m}'")
             sa, sb = _stats(run_a, arrays_a, ts["name"], m), _stats(run_b, arrays_b, ts["name"], m)
             result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"

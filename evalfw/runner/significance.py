@@ -14,9 +14,9 @@ analysed metric (corpus level) it stores in ``record["significance"]["tables"]``
 
 With ``correction: holm`` the p-values are adjusted across *all* comparisons of the run made
 with the same method (every test set, metric and system). The all-pairs tests and the bucket
-tests are families of their own, so asking for them never changes the main table's markers. The seed is the config's seed
-and is recorded, so ``evalfw verify`` reproduces every number. Drill-down texts and sentence
-exports are :mod:`evalfw.runner.drilldown`.
+tests are families of their own, so asking for them never changes the main table's markers.
+The seed is the config's seed and is recorded, so ``evalfw verify`` reproduces every number.
+Drill-down texts and sentence exports are :mod:`evalfw.runner.drilldown`.
 """
 
 from __future__ import annotations
@@ -146,7 +146,8 @@ def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
                           "only; set significance.mode: default or all_pairs: false")
     if cfg.seed == 0:
         raise ConfigError(f"{_where(cfg, 'mode')}: sacreBLEU's paired tests treat seed 0 as "
-                          "'unseeded', so the numbers could not be verified; choose a non-zero seed")
+                          "'unseeded', so the numbers could not be verified; choose a "
+                          "non-zero seed")
     for ts in cfg.test_sets:
         specs = resolve_specs(cfg, host, ts)
         for name in metrics:
