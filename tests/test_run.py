@@ -206,3 +206,26 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     bar(3, 6, "en-de")
     bar.close()
     assert "\r[#####.....] 3/6 en-de" in buf.getvalue() and buf.getvalue().endswith("\r\x1b[K")
+
+
+def test_rerun_reuses_cached_statistics_and_verify_recomputes(workdir, monkeypatch):
+    from evalfw.bleu import engine
+    from evalfw.records.verify import verify
+
+    first = evalfw.run("configs/wmt.yaml")
+    assert (workdir / "runs" / ".cache" / "stats").is_dir()
+
+    def no_counting(*args, **kwargs):
+        raise AssertionError("statistics were recomputed")
+
+    with monkeypatch.context() as m:
+        m.setattr(engine, "segment_stats", no_counting)
+        m.setattr(engine, "stats_from_tokens", no_counting)
+        second = evalfw.run("configs/wmt.yaml")  # every cell comes from the cache
+    assert numbers(first) == numbers(second)
+    # verify must prove the numbers again, never read them back from the cache
+    monkeypatch.setattr("evalfw.bleu.cache.StatsCache.load",
+                        lambda *a: (_ for _ in ()).throw(AssertionError("cache used")))
+    assert verify(f"runs/wmt/{second['version']}").ok
+    monkeypatch.setenv("EVALFW_NO_CACHE", "1")
+    assert numbers(evalfw.run("configs/wmt.yaml")) == numbers(first)

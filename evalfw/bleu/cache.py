@@ -112,8 +112,20 @@ class StatsCache:
 
 
 def from_env() -> StatsCache | None:
-    """The cache the runner uses: on when ``$EVALFW_CACHE_DIR`` is set, off otherwise."""
+    """The cache named by ``$EVALFW_CACHE_DIR``, or None when it is unset."""
     return StatsCache(os.environ[ENV_DIR]) if os.environ.get(ENV_DIR) else None
+
+
+ENV_OFF = "EVALFW_NO_CACHE"
+
+
+def for_runs(output_dir: str | os.PathLike[str]) -> StatsCache | None:
+    """The cache ``evalfw run`` uses: on by default, beside the runs it speeds up
+    (``<output_dir>/.cache/stats``), or ``$EVALFW_CACHE_DIR``; off with ``$EVALFW_NO_CACHE=1``
+    (``evalfw run --no-cache``). ``evalfw verify`` never uses it: it must recompute."""
+    if os.environ.get(ENV_OFF, "") not in ("", "0"):
+        return None
+    return from_env() or StatsCache(Path(output_dir) / ".cache" / "stats")
 
 
 def cached_cells(store: StatsCache | None, jobs: Sequence[tuple[int, object]],

@@ -37,6 +37,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar, warnings or storage note on stderr")
     parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
                         help="score systems in N processes (results are identical)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="recompute every statistic instead of reusing cached ones of "
+                             "unchanged inputs (cache: <output_dir>/.cache, or $EVALFW_CACHE_DIR)")
 
 
 def command_line(args: argparse.Namespace) -> list[str]:
@@ -62,7 +65,8 @@ def execute(args: argparse.Namespace) -> int:
             if args.quiet:  # e.g. the nltk family's UserWarning, which NLTK itself prints
                 warnings.simplefilter("ignore")
             outcome = run_experiment(args.config, args.overrides, progress=bar,
-                                     argv=command_line(args), jobs=args.jobs)
+                                     argv=command_line(args), jobs=args.jobs,
+                                     cache=not args.no_cache)
     finally:
         if bar:
             bar.close()

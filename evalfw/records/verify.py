@@ -195,7 +195,7 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdi
     overrides: Iterable[str] = [o["set"] for o in record["command"]["overrides"]]
     try:
         with contextlib.chdir(base):
-            outcome = run_experiment(config, overrides, host=host, store=False)
+            outcome = run_experiment(config, overrides, host=host, store=False, cache=False)
     except EvalfwError as exc:
         verdict.problems.append(f"re-running the config failed: {exc}")
         return verdict

@@ -141,7 +141,7 @@ def resolve_specs(cfg: ExperimentConfig, host: PluginHost,
 
 def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, specs: dict[str, BleuSpec],
                    ev: Evaluation, progress: Progress | None, n_jobs: int, done: list[int],
-                   total: int) -> None:
+                   total: int, store: stats_cache.StatsCache | None = None) -> None:
     refs, systems = _read_test_set(ts, ev)
     nrefs = len(refs)
     indexes: dict[tuple[Any, ...], tuple[BleuSpec, ReferenceIndex]] = {}
@@ -157,8 +157,7 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, specs: dict[str, Bl
         })
     keys = list(indexes)
     jobs = [(s, k) for s in range(len(systems)) for k in keys]
-    # statistics cache ($EVALFW_CACHE_DIR): reuse cells of unchanged inputs and recipes
-    store = stats_cache.from_env()
+    # statistics cache: reuse cells of unchanged inputs and counting recipes
     hits, cache_keys = stats_cache.cached_cells(
         store, jobs, lambda k: indexes[k][0], [f.sha256 for f in systems],
         [f.sha256 for f in refs])
@@ -215,8 +214,10 @@ def _sentence_row(spec: BleuSpec, stats: SegmentStats, ev: Evaluation) -> dict[s
 
 
 def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | None = None,
-             jobs: int = 1) -> Evaluation:
-    """Score every test set x system x metric of ``cfg``."""
+             jobs: int = 1, cache: bool = True) -> Evaluation:
+    """Score every test set x system x metric of ``cfg`` (reusing cached per-segment
+    statistics of unchanged inputs unless ``cache`` is false)."""
+    store = stats_cache.for_runs(cfg.output_dir) if cache else None
     ev = Evaluation()
     # every spec is resolved before any file is read: a bad metric fails fast
     plans = [(ts, resolve_specs(cfg, host, ts)) for ts in cfg.test_sets]
@@ -224,5 +225,5 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
                 for ts, specs in plans)
     done = [0]
     for ts, specs in plans:
-        score_test_set(cfg, ts, specs, ev, progress, jobs, done, total)
+        score_test_set(cfg, ts, specs, ev, progress, jobs, done, total, store)
     return ev

@@ -126,13 +126,13 @@ def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
 def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                    host: PluginHost | None = None, progress: Progress | None = None,
                    argv: Sequence[str] | None = None, jobs: int = 1,
-                   store: bool = True) -> RunOutcome:
+                   store: bool = True, cache: bool = True) -> RunOutcome:
     from evalfw.runner import significance
 
     cfg, host = load(config, overrides, host)
     render = report_files(host, cfg)  # unknown reporters fail before scoring
     plan = significance.prepare(cfg, host)  # so does a bad significance block
-    ev = evaluate(cfg, host, progress=progress, jobs=jobs)
+    ev = evaluate(cfg, host, progress=progress, jobs=jobs, cache=cache)
     analysis = significance.analyse(plan, cfg, host, ev, progress) if plan else None
     segments = encode_segments(ev.arrays)
     record = build_record(cfg, host, ev, segments, argv)
