@@ -16,6 +16,7 @@ import numpy as np
 from evalfw.bleu.result import BleuScore
 from evalfw.bleu.spec import BleuSpec
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
+from evalfw.builtin.tokenizers._batch import gc_paused
 from evalfw.components import Component, Counts, Smoothed
 from evalfw.errors import EvalfwError, InputError, PluginError
 
@@ -66,6 +67,12 @@ def tokenize(spec: BleuSpec, lines: Sequence[str]) -> list[list[str]]:
 
 def index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
     """Tokenize and index reference streams (``references[k][i]``; ``None`` = no k-th ref)."""
+    with gc_paused():  # token lists cannot form cycles: collecting them is wasted time
+        return _index_references(spec, references)
+
+
+def _index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]
+                      ) -> ReferenceIndex:
     streams: list[list[list[str] | None]] = []
     for stream in references:
         present = [i for i, s in enumerate(stream) if s is not None]
@@ -79,7 +86,8 @@ def index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]])
 
 def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceIndex) -> SegmentStats:
     """Per-segment statistics of raw hypothesis lines against an indexed test set."""
-    return stats_from_tokens(spec, tokenize(spec, hypotheses), index)
+    with gc_paused():  # the token lists live only until they are counted
+        return stats_from_tokens(spec, tokenize(spec, hypotheses), index)
 
 
 def stats_from_tokens(spec: BleuSpec, hyp_tokens: Sequence[Sequence[Any]],
