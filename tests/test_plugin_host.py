@@ -165,3 +165,15 @@ def test_component_options_are_validated(host):
     with pytest.raises(ConfigError, match="option value"):
         host.component("smoothing", "floor", {"value": -1})
     assert dict(host.component("smoothing", "floor").options) == {"value": 0.1}
+
+
+def test_disable_plugin_flag_resolves_a_collision(monkeypatch, capsys):
+    eps = [FakeEP("dup", plugin_with(Dup, name="dup"), FakeDist("evalfw-dup", "1"))]
+    monkeypatch.setattr(host_mod, "_entry_points", lambda: eps)
+    monkeypatch.setenv("EVALFW_DISABLE_PLUGINS", "")  # restored after the test
+    monkeypatch.setenv("EVALFW_DISABLE_PLUGIN_AUTOLOAD", "0")
+    assert main(["plugins", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["status"] == "conflict" and row["conflicts"] == ["smoothing 'exp'"]
+    assert main(["--disable-plugin", "dup", "plugins", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"evalfw {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    parser.add_argument("--disable-plugin", action="append", default=[], metavar="NAME",
+                        help="do not load plugin NAME (entry-point name, distribution or plugin "
+                             "file stem); repeatable; also $EVALFW_DISABLE_PLUGINS=a,b")
+    parser.add_argument("--no-plugin-autoload", action="store_true",
+                        help="load no entry-point plugins (also $EVALFW_DISABLE_PLUGIN_AUTOLOAD=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:
@@ -74,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_execute", None):
         parser.print_help()
         return 2
+    _plugin_switches(args)
     try:
         return int(args._execute(args) or 0)
     except EvalfwError as exc:
@@ -86,6 +93,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _plugin_switches(args: argparse.Namespace) -> None:
+    """Hand the global plugin switches to every plugin host this command creates (hosts are
+    built deep inside the commands, so the environment is the one channel they all read)."""
+    from evalfw.plugin.host import ENV_DISABLE, ENV_NO_AUTOLOAD
+
+    if args.disable_plugin:
+        current = [n for n in os.environ.get(ENV_DISABLE, "").split(",") if n.strip()]
+        os.environ[ENV_DISABLE] = ",".join([*current, *args.disable_plugin])
+    if args.no_plugin_autoload:
+        os.environ[ENV_NO_AUTOLOAD] = "1"
 
 
 if __name__ == "__main__":  # pragma: no cover
