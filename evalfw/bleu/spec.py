@@ -188,12 +188,3 @@ def resolve_spec(host: PluginHost, options: Mapping[str, Any] | None = None,
         lowercase=bool(opts.get("lowercase", settings.get("lowercase", False))),
         weights=weights, **built,
     )
-
-
-def spec_key(spec: BleuSpec) -> str:
-    """A stable text key of the spec (for caches): the signature without nrefs."""
-    return spec.signature("-")
-
-
-def weights_for(spec: BleuSpec) -> Sequence[Sequence[float]] | None:
-    return spec.weights
