@@ -24,7 +24,7 @@ from evalfw.analysis import (  # noqa: E402
 from evalfw.analysis import default_mode as dm  # noqa: E402
 from evalfw.analysis import resampling as rs  # noqa: E402
 from evalfw.analysis.results import ComparisonResult  # noqa: E402
-from evalfw.analysis.scoring import BatchScorer, fast_path_applies  # noqa: E402
+from evalfw.analysis.scoring import BatchScorer, counts_of, fast_path_applies  # noqa: E402
 from evalfw.bleu import engine  # noqa: E402
 from evalfw.bleu.stats import SegmentStats  # noqa: E402
 from evalfw.errors import ConfigError, InputError  # noqa: E402
@@ -85,15 +85,8 @@ def test_fast_path_on_random_counts():
         matches = np.minimum(matches, totals)
         sums = np.concatenate([totals[:, :1], rng.integers(0, 9, (300, 1)), matches, totals], 1)
         fast = BatchScorer(spec).scores(sums)
-        slow = [engine.score_counts(spec, c).score for c in
-                (sup_counts(spec, row) for row in sums)]
+        slow = [engine.score_counts(spec, counts_of(spec, row, None, 1)).score for row in sums]
         assert fast.tolist() == slow
-
-
-def sup_counts(spec, row):
-    from evalfw.analysis.scoring import counts_of
-
-    return counts_of(spec, row, None, 1)
 
 
 def test_ar_matches_explicit_shuffles():
