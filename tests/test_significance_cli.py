@@ -64,7 +64,7 @@ def test_json_fields(capsys):
     out = json.loads(_ours(capsys, "-r", "ref.A.txt", "-i", "sys/Online-B.txt", "sys/PROMT.txt",
                            "-pbs", "-pbsn", "100", "-f", "json"))
     base, other = out
-    assert base["system"] == "sys/Online-B.txt" and "p_value" not in base
+    assert base["name"] == "sys/Online-B.txt" and base["metric"] == "BLEU" and "p_value" not in base
     assert base["mean"] > 0 and base["ci"] > 0 and 0 < other["p_value"] <= 1
     assert other["sacrebleu_signature"].startswith("nrefs:1|bs:100|seed:12345|")
     out = json.loads(_ours(capsys, "-r", "ref.A.txt", "-i", "sys/Online-B.txt", "sys/PROMT.txt",

@@ -58,7 +58,7 @@ def _signature(res: BleuScore) -> str:
 
 
 def _obj(name: str, res: BleuScore, signature: str, **extra: Any) -> dict[str, Any]:
-    obj = {"name": name, **res.to_json(), "system": name, **extra}
+    obj = {**res.to_json(), "name": name, "metric": res.name, **extra}
     key = "sacrebleu_signature" if res.sacrebleu_signature else "signature"
     obj[key] = signature if key == "sacrebleu_signature" else "BLEU|" + signature
     return obj

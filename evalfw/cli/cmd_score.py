@@ -135,6 +135,7 @@ def _read_stdin() -> Any:
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = None) -> dict[str, Any]:
+    # one object per system (or segment): "name" is the system, as in the paired-test output
     obj = {**res.to_json(), "name": name, "metric": res.name}
     if segment is not None:
         obj["segment"] = segment + 1
