@@ -16,7 +16,7 @@ import numpy as np
 from evalfw.bleu.result import BleuScore
 from evalfw.bleu.spec import BleuSpec
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.builtin.tokenizers._batch import gc_paused
+from evalfw.builtin.tokenizers._batch import gc_paused, supports_joined
 from evalfw.components import Component, Counts, Smoothed
 from evalfw.errors import EvalfwError, InputError, PluginError
 
@@ -73,6 +73,13 @@ def index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]])
 
 def _index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]
                       ) -> ReferenceIndex:
+    lines = len(references[0]) if references else 0
+    if _joined_lane(spec) and all(len(r) == lines and None not in r for r in references):
+        texts = [_tokenize_joined(spec, stream) for stream in references]
+        if None not in texts:
+            index = spec.precision.index_joined(texts, lines, spec.count_orders)
+            if index is not None:
+                return index  # type: ignore[no-any-return]
     streams: list[list[list[str] | None]] = []
     for stream in references:
         present = [i for i, s in enumerate(stream) if s is not None]
@@ -87,7 +94,29 @@ def _index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]
 def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceIndex) -> SegmentStats:
     """Per-segment statistics of raw hypothesis lines against an indexed test set."""
     with gc_paused():  # the token lists live only until they are counted
+        if _joined_lane(spec):
+            text = _tokenize_joined(spec, hypotheses)
+            stats = None if text is None else spec.precision.count_joined(
+                text, len(hypotheses), index)
+            if stats is not None:
+                check_stats(spec, stats, len(hypotheses))
+                return stats  # type: ignore[no-any-return]
         return stats_from_tokens(spec, tokenize(spec, hypotheses), index)
+
+
+def _joined_lane(spec: BleuSpec) -> bool:
+    """Built-in tokenizer and counter: tokens travel as one text per batch, not as a list
+    per line (same statistics; see ``BatchTokenizer.tokenize_joined``)."""
+    return supports_joined(spec.tokenizer) and supports_joined(spec.precision)
+
+
+def _tokenize_joined(spec: BleuSpec, lines: Sequence[str]) -> str | None:
+    if spec.lowercase:
+        lines = [s.lower() for s in lines]
+    try:
+        return spec.tokenizer.tokenize_joined(lines)  # type: ignore[no-any-return]
+    except Exception:  # the list path runs the tokenizer again and reports the failure
+        return None
 
 
 def stats_from_tokens(spec: BleuSpec, hyp_tokens: Sequence[Sequence[Any]],

@@ -58,6 +58,26 @@ def flatten(segments: Sequence[Sequence[Hashable] | None], vocab: Vocab) -> tupl
     return ids, lens
 
 
+#: stands for a line break in ``flatten_joined`` (a text containing it takes the list path)
+_MARK = "\x00"
+
+
+def flatten_joined(text: str, lines: int, vocab: Vocab) -> tuple[np.ndarray, np.ndarray] | None:
+    """``flatten`` of a joined token text (``"\\n"`` + lines joined by ``"\\n"`` + ``"\\n"``,
+    tokens by whitespace): one ``split`` of the whole text instead of a list per line. Line
+    breaks become a marker token, so lengths fall out of the marker positions. None when the
+    text holds the marker character itself or is not ``lines`` lines (use ``flatten``)."""
+    if _MARK in text:
+        return None
+    flat = text.replace("\n", f" {_MARK} ").split()
+    ids = np.fromiter(map(vocab.__getitem__, flat), np.int64, len(flat))
+    is_mark = ids == vocab[_MARK]
+    marks = np.flatnonzero(is_mark)
+    if len(marks) != lines + 1 or marks[0] != 0 or marks[-1] != len(ids) - 1:
+        return None
+    return ids[~is_mark], np.diff(marks) - 1
+
+
 def positions(lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each token of segments with lengths ``lens`` (-1 counts as 0): its segment and the
     number of tokens left in its segment from it (an order-n n-gram starts where that is >= n)."""
@@ -88,11 +108,14 @@ class NgramTables:
     ``bounds[n]`` (entry range of each segment).
     """
 
-    def __init__(self, streams: Sequence[Sequence[Sequence[Hashable] | None]], max_order: int
-                 ) -> None:
-        self.vocab = Vocab()
-        n_seg = len(streams[0])
-        parts = [flatten(stream, self.vocab) for stream in streams]
+    def __init__(self, streams: Sequence[Sequence[Sequence[Hashable] | None]], max_order: int,
+                 vocab: Vocab | None = None,
+                 parts: Sequence[tuple[np.ndarray, np.ndarray]] | None = None) -> None:
+        """Index token streams, or (``parts``) already flattened ones made with ``vocab``."""
+        self.vocab = Vocab() if vocab is None else vocab
+        if parts is None:
+            parts = [flatten(stream, self.vocab) for stream in streams]
+        n_seg = len(parts[0][1])
         self.ref_lens = np.stack([lens for _, lens in parts], axis=1)
         #: ids >= this are tokens no reference contains
         self.v = max(len(self.vocab), 1)
@@ -129,9 +152,30 @@ class NgramTables:
             self.maxref.append(per_ref.reshape(len(table), n_refs).max(axis=1, initial=0))
             self.bounds.append(np.searchsorted(entry_seg, np.arange(n_seg + 1)))
 
+    @classmethod
+    def from_joined(cls, texts: Sequence[str], lines: int, max_order: int) -> NgramTables | None:
+        """Tables of reference streams given as joined token texts (see ``flatten_joined``),
+        or None when one of them needs the list path."""
+        vocab = Vocab()
+        parts = []
+        for text in texts:
+            part = flatten_joined(text, lines, vocab)
+            if part is None:
+                return None
+            parts.append(part)
+        return cls((), max_order, vocab, parts)
+
     def count(self, hypotheses: Sequence[Sequence[Hashable]]) -> tuple[np.ndarray, np.ndarray]:
         """(hypothesis lengths, clipped matches of shape (segments, max_order))."""
-        ids, lens = flatten(hypotheses, self.vocab)
+        return self.count_ids(*flatten(hypotheses, self.vocab))
+
+    def count_joined(self, text: str, lines: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """``count`` of hypotheses given as a joined token text; None: use ``count``."""
+        part = flatten_joined(text, lines, self.vocab)
+        return None if part is None else self.count_ids(*part)
+
+    def count_ids(self, ids: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``count`` from token ids (made with ``self.vocab``) and segment lengths."""
         n_seg = len(lens)
         seg, rem = positions(lens)
         known = ids < self.v

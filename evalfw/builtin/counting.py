@@ -67,7 +67,27 @@ class Clipped(NgramCounter):
                 f"{len(hypotheses)} hypotheses but {index.segments} reference segments; "
                 "hypotheses and references must have one line per segment"
             )
-        hyp_len, matches = index.tables.count(hypotheses)
+        return self._stats(index, *index.tables.count(hypotheses))
+
+    # The fast lane (engine + built-in tokenizers only): token texts instead of token lists.
+    joined = True
+
+    def index_joined(self, texts: Sequence[str], lines: int, max_order: int
+                     ) -> ClippedIndex | None:
+        """``index_references`` of complete reference streams given as joined token texts
+        (``Tokenizer.tokenize_joined``); None when the list path is needed."""
+        tables = NgramTables.from_joined(texts, lines, max_order) if texts else None
+        return None if tables is None else ClippedIndex(tables)
+
+    def count_joined(self, text: str, lines: int, index: ReferenceIndex) -> SegmentStats | None:
+        """``count`` of hypotheses given as one joined token text; None: use ``count``."""
+        if not isinstance(index, ClippedIndex) or lines != index.segments:
+            return None
+        counted = index.tables.count_joined(text, lines)
+        return None if counted is None else self._stats(index, *counted)
+
+    def _stats(self, index: ClippedIndex, hyp_len: np.ndarray, matches: np.ndarray
+               ) -> SegmentStats:
         floor = self.options["total_floor"]
         orders = np.arange(index.max_order, dtype=np.int64)
         totals = np.maximum(hyp_len[:, None] - orders[None, :], floor)

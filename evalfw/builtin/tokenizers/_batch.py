@@ -15,7 +15,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from evalfw.components import Tokenizer
 
@@ -38,6 +38,13 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def supports_joined(component: Any) -> bool:
+    """Whether ``component``'s own class (not a subclass of it) declares ``joined = True``:
+    the built-ins that offer ``tokenize_joined`` / ``count_joined``. A plugin subclass may
+    change what the methods compute, so it never inherits the declaration."""
+    return vars(type(component)).get("joined") is True
+
+
 class BatchTokenizer(Tokenizer):
     """A tokenizer that works on the whole batch at once (with the collector paused)."""
 
@@ -46,6 +53,13 @@ class BatchTokenizer(Tokenizer):
             return []
         with gc_paused():
             return self._tokenize(lines)
+
+    def tokenize_joined(self, lines: Sequence[str]) -> str | None:
+        """The tokens of all lines as one text, for the built-in counter's fast lane: it
+        starts and ends with ``"\\n"``, has one ``"\\n"`` between lines, and the
+        ``str.split()`` of line i equals ``tokenize(lines)[i]``. None when the batch needs
+        the per-line path (then call ``tokenize``). Saves building a list per line."""
+        return None
 
     @abstractmethod
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:
@@ -82,6 +96,11 @@ class JoinedTokenizer(BatchTokenizer):
             result[i] = self._exact(lines[i])
         return result
 
+    def tokenize_joined(self, lines: Sequence[str]) -> str | None:
+        text, odd = join_lines(self._prepare(lines), self.pad)
+        text, hard = self._rewrite(text)
+        return splice(text, {i: self._exact(lines[i]) for i in (*odd, *hard)})
+
 
 def join_lines(lines: Sequence[str], pad: str = "") -> tuple[str, list[int]]:
     """``"\\n" + pad + (pad + "\\n" + pad).join(lines) + pad + "\\n"`` and the indices of the
@@ -97,6 +116,17 @@ def join_lines(lines: Sequence[str], pad: str = "") -> tuple[str, list[int]]:
             kept[i] = ""
         body = sep.join(kept)
     return "".join(("\n" + pad, body, pad + "\n")), odd  # one copy of the body, not three
+
+
+def splice(text: str, tokens: dict[int, list[str]]) -> str:
+    """A joined token text (as ``tokenize_joined`` returns it) with the lines in ``tokens``
+    replaced by those tokens (for the few lines the batch rewrite must not handle)."""
+    if not tokens:
+        return text
+    segments = text.split("\n")
+    for i, toks in tokens.items():
+        segments[i + 1] = " ".join(toks)
+    return "\n".join(segments)
 
 
 def split_lines(text: str) -> list[list[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from evalfw.builtin.tokenizers._batch import BatchTokenizer
+from evalfw.builtin.tokenizers._batch import BatchTokenizer, join_lines, splice
 
 
 class CharTokenizer(BatchTokenizer):
@@ -16,5 +16,12 @@ class CharTokenizer(BatchTokenizer):
     version = "1"
     description = "character-level: every non-whitespace character is a token (sacreBLEU 'char')"
 
+    joined = True
+
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:
         return [list("".join(line.split())) for line in lines]
+
+    def tokenize_joined(self, lines: Sequence[str]) -> str | None:
+        # a space between all characters: whitespace stays whitespace, "\n" stays a separator
+        text, odd = join_lines(lines)
+        return splice(" ".join(text), {i: list("".join(lines[i].split())) for i in odd})

@@ -87,6 +87,7 @@ class TokenizerIntl(JoinedTokenizer):
     name = "intl"
     version = "1"
     description = "mteval-v14 international: split Unicode punctuation and symbols"
+    joined = True
 
     def _prepare(self, lines: Sequence[str]) -> Sequence[str]:
         return [line.rstrip() for line in lines]

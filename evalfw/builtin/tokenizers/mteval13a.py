@@ -36,6 +36,7 @@ class Tokenizer13a(JoinedTokenizer):
     version = "1"
     description = "mteval-v13a: unescape entities, split ASCII punctuation (sacreBLEU default)"
     pad = " "
+    joined = True
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:
         return _mteval.rewrite(_unescape(text.replace("<skipped>", "")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from evalfw.builtin.tokenizers._batch import BatchTokenizer
+from evalfw.builtin.tokenizers._batch import BatchTokenizer, join_lines, splice
 
 
 class NoneTokenizer(BatchTokenizer):
@@ -14,5 +14,11 @@ class NoneTokenizer(BatchTokenizer):
     version = "1"
     description = "no tokenization: split on whitespace only (sacreBLEU 'none')"
 
+    joined = True
+
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:
         return [line.split() for line in lines]
+
+    def tokenize_joined(self, lines: Sequence[str]) -> str | None:
+        text, odd = join_lines(lines)
+        return splice(text, {i: lines[i].split() for i in odd})

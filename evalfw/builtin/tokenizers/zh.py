@@ -95,6 +95,7 @@ class TokenizerZh(JoinedTokenizer):
     name = "zh"
     version = "1"
     description = "Chinese: split CJK characters (sacreBLEU's effective ranges), then 13a rules"
+    joined = True
 
     def _prepare(self, lines: Sequence[str]) -> Sequence[str]:
         return [line.strip() for line in lines]
