@@ -36,7 +36,11 @@ def test_joined_text_holds_the_tokens_of_every_line(name: str) -> None:
         assert text is not None
         assert text.startswith("\n") and text.endswith("\n")
         assert text.count("\n") == len(batch) + 1
-        assert [s.split() for s in text.split("\n")[1:-1]] == tok.tokenize(batch)
+        segments = text.split("\n")[1:-1]
+        if tok.joined_unit == "char":  # every non-whitespace character is a token
+            assert [list("".join(s.split())) for s in segments] == tok.tokenize(batch)
+        else:
+            assert [s.split() for s in segments] == tok.tokenize(batch)
         checked += len(batch)
     assert checked >= 1500
 
@@ -59,6 +63,19 @@ def test_flatten_joined_equals_flatten_or_declines() -> None:
         assert [inv_a[i] for i in got[0].tolist()] == [inv_b[i] for i in want[0].tolist()]
         assert got[1].tolist() == want[1].tolist()
     assert declined > 0 and rng is not None  # the generator's controls include NUL
+
+
+def test_character_unit_equals_flatten() -> None:
+    tok = BY_NAME["char"]()
+    whitespace = [c for c in map(chr, range(0x110000)) if len(f"a{c}a".split()) == 2]
+    assert max(map(ord, whitespace)) < 0x3001  # the code point table covers them all
+    for batch in random_batches(13, 1500):
+        a, b = Vocab(), Vocab()
+        ids, lens = flatten_joined(tok.tokenize_joined(batch), len(batch), a, "char")
+        want_ids, want_lens = flatten(tok.tokenize(batch), b)
+        inv_a, inv_b = {v: k for k, v in a.items()}, {v: k for k, v in b.items()}
+        assert [inv_a[i] for i in ids.tolist()] == [inv_b[i] for i in want_ids.tolist()]
+        assert lens.tolist() == want_lens.tolist()
 
 
 def _stats_both_ways(options: dict, refs: list[list[str]], hyps: list[str], monkeypatch):

@@ -77,7 +77,8 @@ def _index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]
     if _joined_lane(spec) and all(len(r) == lines and None not in r for r in references):
         texts = [_tokenize_joined(spec, stream) for stream in references]
         if None not in texts:
-            index = spec.precision.index_joined(texts, lines, spec.count_orders)
+            index = spec.precision.index_joined(texts, lines, spec.count_orders,
+                                                spec.tokenizer.joined_unit)
             if index is not None:
                 return index  # type: ignore[no-any-return]
     streams: list[list[list[str] | None]] = []
@@ -97,7 +98,7 @@ def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceInd
         if _joined_lane(spec):
             text = _tokenize_joined(spec, hypotheses)
             stats = None if text is None else spec.precision.count_joined(
-                text, len(hypotheses), index)
+                text, len(hypotheses), index, spec.tokenizer.joined_unit)
             if stats is not None:
                 check_stats(spec, stats, len(hypotheses))
                 return stats  # type: ignore[no-any-return]

@@ -18,6 +18,7 @@ Everything is integer arithmetic, so results equal the Counter-based definition 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from itertools import chain
@@ -62,11 +63,15 @@ def flatten(segments: Sequence[Sequence[Hashable] | None], vocab: Vocab) -> tupl
 _MARK = "\x00"
 
 
-def flatten_joined(text: str, lines: int, vocab: Vocab) -> tuple[np.ndarray, np.ndarray] | None:
+def flatten_joined(text: str, lines: int, vocab: Vocab, unit: str = "word"
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
     """``flatten`` of a joined token text (``"\\n"`` + lines joined by ``"\\n"`` + ``"\\n"``,
-    tokens by whitespace): one ``split`` of the whole text instead of a list per line. Line
-    breaks become a marker token, so lengths fall out of the marker positions. None when the
-    text holds the marker character itself or is not ``lines`` lines (use ``flatten``)."""
+    tokens by whitespace, or with ``unit="char"`` every non-whitespace character): one
+    ``split`` of the whole text instead of a list per line. Line breaks become a marker
+    token, so lengths fall out of the marker positions. None when the text holds the marker
+    character itself or is not ``lines`` lines (use ``flatten``)."""
+    if unit == "char":
+        return _flatten_chars(text, lines, vocab)
     if _MARK in text:
         return None
     flat = text.replace("\n", f" {_MARK} ").split()
@@ -76,6 +81,29 @@ def flatten_joined(text: str, lines: int, vocab: Vocab) -> tuple[np.ndarray, np.
     if len(marks) != lines + 1 or marks[0] != 0 or marks[-1] != len(ids) - 1:
         return None
     return ids[~is_mark], np.diff(marks) - 1
+
+
+@functools.cache
+def _whitespace() -> np.ndarray:
+    """``table[c]``: is code point c whitespace for ``str.split()`` (none is above U+3000;
+    the last entry, False, stands for every larger code point)."""
+    return np.array([chr(c).isspace() for c in range(0x3002)], dtype=bool)
+
+
+def _flatten_chars(text: str, lines: int, vocab: Vocab) -> tuple[np.ndarray, np.ndarray] | None:
+    """Character tokens straight from the code points: one vocabulary lookup per distinct
+    character instead of one per occurrence."""
+    table = _whitespace()
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    keep = ~table[np.minimum(codes, len(table) - 1)]
+    breaks = np.flatnonzero(codes == 10)
+    if len(breaks) != lines + 1 or breaks[0] != 0 or breaks[-1] != len(codes) - 1:
+        return None
+    kept_before = np.cumsum(keep)[breaks]
+    distinct, inverse = np.unique(codes[keep], return_inverse=True)
+    ids = np.fromiter(map(vocab.__getitem__, map(chr, distinct.tolist())), np.int64,
+                      len(distinct))
+    return ids[inverse.reshape(-1)], np.diff(kept_before)
 
 
 def positions(lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -153,13 +181,14 @@ class NgramTables:
             self.bounds.append(np.searchsorted(entry_seg, np.arange(n_seg + 1)))
 
     @classmethod
-    def from_joined(cls, texts: Sequence[str], lines: int, max_order: int) -> NgramTables | None:
+    def from_joined(cls, texts: Sequence[str], lines: int, max_order: int, unit: str = "word"
+                    ) -> NgramTables | None:
         """Tables of reference streams given as joined token texts (see ``flatten_joined``),
         or None when one of them needs the list path."""
         vocab = Vocab()
         parts = []
         for text in texts:
-            part = flatten_joined(text, lines, vocab)
+            part = flatten_joined(text, lines, vocab, unit)
             if part is None:
                 return None
             parts.append(part)
@@ -169,9 +198,10 @@ class NgramTables:
         """(hypothesis lengths, clipped matches of shape (segments, max_order))."""
         return self.count_ids(*flatten(hypotheses, self.vocab))
 
-    def count_joined(self, text: str, lines: int) -> tuple[np.ndarray, np.ndarray] | None:
+    def count_joined(self, text: str, lines: int, unit: str = "word"
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
         """``count`` of hypotheses given as a joined token text; None: use ``count``."""
-        part = flatten_joined(text, lines, self.vocab)
+        part = flatten_joined(text, lines, self.vocab, unit)
         return None if part is None else self.count_ids(*part)
 
     def count_ids(self, ids: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

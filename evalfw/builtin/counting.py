@@ -72,18 +72,20 @@ class Clipped(NgramCounter):
     # The fast lane (engine + built-in tokenizers only): token texts instead of token lists.
     joined = True
 
-    def index_joined(self, texts: Sequence[str], lines: int, max_order: int
+    def index_joined(self, texts: Sequence[str], lines: int, max_order: int, unit: str = "word"
                      ) -> ClippedIndex | None:
         """``index_references`` of complete reference streams given as joined token texts
-        (``Tokenizer.tokenize_joined``); None when the list path is needed."""
-        tables = NgramTables.from_joined(texts, lines, max_order) if texts else None
+        (``BatchTokenizer.tokenize_joined``, tokens of kind ``unit``); None: use the list
+        path."""
+        tables = NgramTables.from_joined(texts, lines, max_order, unit) if texts else None
         return None if tables is None else ClippedIndex(tables)
 
-    def count_joined(self, text: str, lines: int, index: ReferenceIndex) -> SegmentStats | None:
+    def count_joined(self, text: str, lines: int, index: ReferenceIndex, unit: str = "word"
+                     ) -> SegmentStats | None:
         """``count`` of hypotheses given as one joined token text; None: use ``count``."""
         if not isinstance(index, ClippedIndex) or lines != index.segments:
             return None
-        counted = index.tables.count_joined(text, lines)
+        counted = index.tables.count_joined(text, lines, unit)
         return None if counted is None else self._stats(index, *counted)
 
     def _stats(self, index: ClippedIndex, hyp_len: np.ndarray, matches: np.ndarray

@@ -54,6 +54,10 @@ class BatchTokenizer(Tokenizer):
         with gc_paused():
             return self._tokenize(lines)
 
+    #: what a token of ``tokenize_joined``'s text is: "word" (whitespace-separated) or "char"
+    #: (every non-whitespace character)
+    joined_unit: ClassVar[str] = "word"
+
     def tokenize_joined(self, lines: Sequence[str]) -> str | None:
         """The tokens of all lines as one text, for the built-in counter's fast lane: it
         starts and ends with ``"\\n"``, has one ``"\\n"`` between lines, and the

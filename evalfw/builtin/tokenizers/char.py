@@ -21,7 +21,8 @@ class CharTokenizer(BatchTokenizer):
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:
         return [list("".join(line.split())) for line in lines]
 
+    joined_unit = "char"  # the joined text is the lines themselves: no spaces to insert
+
     def tokenize_joined(self, lines: Sequence[str]) -> str | None:
-        # a space between all characters: whitespace stays whitespace, "\n" stays a separator
         text, odd = join_lines(lines)
-        return splice(" ".join(text), {i: list("".join(lines[i].split())) for i in odd})
+        return splice(text, {i: ["".join(lines[i].split())] for i in odd})

@@ -20,20 +20,27 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
-
-import regex
+from typing import TYPE_CHECKING, NamedTuple
 
 from evalfw.builtin.tokenizers._batch import JoinedTokenizer, lines_at
+
+if TYPE_CHECKING:
+    import regex
 
 _ASTRAL_START = 0x10000
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
-_RULES = (
-    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-    (regex.compile(r"(\p{S})"), r" \1 "),
-)
+
+@functools.cache
+def _rules() -> tuple[tuple[regex.Pattern[str], str], ...]:
+    # ``regex`` is imported on first use: the other tokenizers should not pay for it
+    import regex
+
+    return (
+        (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+        (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+        (regex.compile(r"(\p{S})"), r" \1 "),
+    )
 
 
 class _Patterns(NamedTuple):
@@ -49,6 +56,8 @@ def category_class(category: str) -> str:
     against a list of ranges, for every character scanned, which made the batch twenty times
     slower. Lines with characters above the BMP take the exact path instead.
     """
+    import regex
+
     bmp = "".join(map(chr, range(_ASTRAL_START)))
     parts = []
     for match in regex.finditer(rf"\p{{{category}}}+", bmp):
@@ -101,6 +110,6 @@ class TokenizerIntl(JoinedTokenizer):
 
     def _exact(self, line: str) -> list[str]:
         line = line.rstrip()
-        for pattern, replacement in _RULES:
+        for pattern, replacement in _rules():
             line = pattern.sub(replacement, line)
         return line.split()
