@@ -2,6 +2,7 @@
 
     python benchmarks/run.py                 # every target (the 1M corpus is generated once)
     python benchmarks/run.py corpus sentence # some targets
+    python benchmarks/run.py paired          # sacrebleu vs evalfw score --paired-bs (13 systems)
     python benchmarks/run.py --repeat 3      # best of 3 per measurement (the machine is noisy)
 
 Every measurement is a fresh ``python benchmarks/tasks.py ...`` process; its CPU time
@@ -14,6 +15,7 @@ the ``repr`` of every score computed, or the overlapping score for the 1M target
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -52,6 +54,37 @@ def measure(*args: str, repeat: int = 1) -> Measure:
             best = m
     assert best is not None
     return best
+
+
+def measure_command(argv: list[str], repeat: int = 1) -> Measure:
+    """Best (lowest CPU) of ``repeat`` fresh runs of a command line; its result is the sha256
+    of everything it printed on standard output."""
+    best: Measure | None = None
+    for _ in range(repeat):
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        out = proc.stdout.read()  # type: ignore[union-attr]
+        _, status, usage = os.wait4(proc.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"{' '.join(argv)} failed ({os.waitstatus_to_exitcode(status)})")
+        m = Measure(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+                    {"n": 1, "sha256": hashlib.sha256(out).hexdigest(), "head": [len(out)]})
+        if best is None or m.cpu < best.cpu:
+            best = m
+    assert best is not None
+    return best
+
+
+def paired_commands() -> tuple[list[str], list[str]]:
+    """sacreBLEU's and evalfw's command lines for the paired bootstrap target: the 13 en-zh
+    systems of WMT22 against reference A, tokenizer zh, text output."""
+    # Paths relative to the current directory: evalfw shows absolute paths relative to it
+    # (records must not leak home directories) while sacreBLEU prints them as given.
+    pair = Path(os.path.relpath(HERE.parents[1] / "shared" / "data" / "wmt22" / "en-zh"))
+    ref = str(pair / "ref.A.txt")
+    systems = [str(p) for p in sorted((pair / "sys").glob("*.txt"))]
+    flags = ["--paired-bs", "-tok", "zh", "-f", "text"]
+    return ([sys.executable, "-m", "sacrebleu", ref, "-i", *systems, *flags],
+            [sys.executable, "-m", "evalfw", "score", "-r", ref, "-i", *systems, *flags])
 
 
 def same_digest(a: Measure, b: Measure) -> bool:
@@ -99,6 +132,12 @@ def run_targets(names: list[str], repeat: int, data: Path) -> list[dict]:
             ours = measure("nltk", impl, repeat=repeat)
             rows.append(report("nltk corpus_bleu WMT22", "nltk corpus_bleu", base, label, ours,
                                same_digest(base, ours), need=30))
+    if "paired" in names:
+        theirs, ours_argv = paired_commands()
+        base = measure_command(theirs, repeat=repeat)
+        ours = measure_command(ours_argv, repeat=repeat)
+        rows.append(report("paired-bs 13 sys en-zh", "sacrebleu --paired-bs", base,
+                           "evalfw score --paired-bs", ours, same_digest(base, ours), need=5))
     if "synthetic" in names or "cache" in names:
         _ensure_corpus(data)
     if "synthetic" in names:
@@ -130,12 +169,12 @@ def _ensure_corpus(data: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("targets", nargs="*", default=[],
-                    help="corpus sentence nltk synthetic cache (default: all)")
+                    help="corpus sentence nltk paired synthetic cache (default: all)")
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="synthetic corpus folder")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = ap.parse_args(argv)
-    names = args.targets or ["corpus", "sentence", "nltk", "synthetic", "cache"]
+    names = args.targets or ["corpus", "sentence", "nltk", "paired", "synthetic", "cache"]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; CPU s = user+sys of the "
           "whole process; MB = peak RSS", flush=True)
     rows = run_targets(names, args.repeat, args.data)
