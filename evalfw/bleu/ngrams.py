@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from evalfw.bleu.keytable import KeyTable
+
 #: keys are ``entry * V + token``; refuse inputs whose keys could overflow int64.
 _KEY_LIMIT = 1 << 62
 
@@ -163,6 +165,8 @@ class NgramTables:
         self.keys: list[np.ndarray] = []
         self.maxref: list[np.ndarray] = []
         self.bounds: list[np.ndarray] = []
+        #: hash tables over ``keys`` for unsorted lookups (None: too large, binary search)
+        self.lookups: list[KeyTable | None] = []
         entry = np.full(len(ids), -1, dtype=np.int64)  # entry of the n-gram starting here
         for n in range(1, max_order + 1):
             at = np.flatnonzero(rem >= n)
@@ -177,6 +181,7 @@ class NgramTables:
             entry_seg = seg[at][first]
             per_ref = np.bincount(rank * n_refs + ref[at], minlength=len(table) * n_refs)
             self.keys.append(table)
+            self.lookups.append(KeyTable(table) if KeyTable.fits(len(table)) else None)
             self.maxref.append(per_ref.reshape(len(table), n_refs).max(axis=1, initial=0))
             self.bounds.append(np.searchsorted(entry_seg, np.arange(n_seg + 1)))
 
@@ -223,7 +228,8 @@ class NgramTables:
                 keep = known[at + (n - 1)]
                 at, entry = at[keep], entry[keep]
                 query = entry * self.v + ids[at + (n - 1)]
-            found, entry = _lookup(table, query)
+            hashed = self.lookups[n - 1]
+            found, entry = _lookup(table, query) if hashed is None else hashed.lookup(query)
             at, entry = at[found], entry[found]
             if not len(table):
                 continue
