@@ -92,7 +92,7 @@ def test_combined_schema_is_valid_and_agrees_with_validation() -> None:
 
 
 def test_schema_command(cli_host, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["schema", "--plugin-dir", str(HERE / "plugins")]) == 0
+    assert main(["schema", "--plugins-dir", str(HERE / "plugins")]) == 0
     schema = json.loads(capsys.readouterr().out)
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

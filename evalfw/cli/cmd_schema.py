@@ -11,7 +11,7 @@ from evalfw.plugin.host import PluginHost
 HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
 EPILOG = """examples:
   evalfw schema > experiment.schema.json
-  evalfw schema --plugin-dir plugins/local
+  evalfw schema --plugins-dir plugins/local
   evalfw schema --static
 
 The schema lists every installed component by name with its options, so an editor can
@@ -21,7 +21,7 @@ language server at it with `# yaml-language-server: $schema=experiment.schema.js
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
+    parser.add_argument("--plugins-dir", dest="plugin_dirs", action="append", default=[],
                         metavar="DIR", help="also describe the local plugins in DIR (repeatable)")
     parser.add_argument("--static", action="store_true",
                         help="print only the shipped schema, without plugin knowledge")
