@@ -20,13 +20,14 @@ With the sacrebleu preset (the default) the text line is byte-identical to sacre
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    p.list_components = ("preset", "tokenizer", "smoothing")  # type: ignore[attr-defined]
     p.add_argument("-r", "--references", nargs="+", required=True, metavar="REF",
                    help="reference files, one segment per line (one stream per file)")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP",
                    help="hypothesis files (default: read one system from standard input)")
     p.add_argument("--preset", default=None, help="component bundle (default: sacrebleu)")
-    p.add_argument("-tok", "--tokenize", default=None, help="tokenizer name (e.g. 13a, intl, zh, char, none)")
-    p.add_argument("-s", "--smooth", default=None, help="smoothing name (e.g. exp, floor, add-k, none, method1)")
+    p.add_argument("-tok", "--tokenize", default=None, help="tokenizer (names listed below)")
+    p.add_argument("-s", "--smooth", default=None, help="smoothing (names listed below)")
     p.add_argument("-sv", "--smooth-value", type=float, default=None,
                    help="value for smoothing methods that take one (floor, add-k)")
     p.add_argument("-lc", "--lowercase", action="store_true", help="case-insensitive BLEU")

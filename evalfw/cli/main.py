@@ -31,6 +31,22 @@ COMMANDS = (
 
 
 class _Parser(argparse.ArgumentParser):
+    #: component kinds whose registered names ``--help`` lists (set by a command's configure)
+    list_components: tuple[str, ...] = ()
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        if self.list_components:
+            # Names come from the registries, so plugins' components show up too; the host is
+            # only built when help is asked for.
+            from evalfw.plugin.host import PluginHost
+
+            host = PluginHost.create()
+            lines = [f"  {kind}: {', '.join(host.registry(kind).names())}"
+                     for kind in self.list_components]
+            text += "\navailable components (evalfw plugins --all):\n" + "\n".join(lines) + "\n"
+        return text
+
     def error(self, message: str) -> None:  # argparse's own usage errors: same one-line style
         self.print_usage(sys.stderr)
         sys.stderr.write(f"evalfw: error: {message}\n")
