@@ -44,14 +44,14 @@ def test_random_keys_and_queries(seed: int) -> None:
 
 
 def test_colliding_homes_are_probed_exactly() -> None:
-    # many keys with the same home slot: long runs, lookups walk them
-    table = KeyTable(np.arange(1, dtype=np.int64))
-    shift = int(table._shift)
-    inverse = pow(0x9E3779B97F4A7C15, -1, 2**64)  # keys whose hash is h << shift, h fixed
-    keys = sorted({(((7 << shift) + j) * inverse) % 2**64 for j in range(40)} - {0})
-    keys = np.array([k for k in keys if k < 2**63], dtype=np.int64)
-    if len(keys) < 10:
-        pytest.skip("not enough colliding keys below 2^63")
+    # 32 keys with the same home slot: one long run, every lookup walks it
+    n = 32
+    shift = int(KeyTable(np.arange(n, dtype=np.int64))._shift)
+    inverse = pow(0x9E3779B97F4A7C15, -1, 2**64)  # the hash of ((7 << shift) + j) * inverse
+    candidates = (((7 << shift) + j) * inverse % 2**64 for j in range(1000))
+    keys = np.array(sorted(k for k in candidates if k < 2**63)[:n], dtype=np.int64)
+    table = KeyTable(keys)
+    assert int(table._shift) == shift and len(set(table._home(keys).tolist())) == 1
     rng = random.Random(1)
     query = np.array(rng.choices(keys.tolist(), k=200) + [0, 1, 2, 3], dtype=np.int64)
     _check(keys, query)

@@ -23,11 +23,11 @@ _FREE = -1
 
 
 class KeyTable:
-    """Rank of each of ``keys`` (distinct, >= 0) by lookup; at most 1/4 of slots are used."""
+    """Rank of each of ``keys`` (distinct, >= 0) by lookup; at most half of the slots are used."""
 
     def __init__(self, keys: np.ndarray) -> None:
         n = len(keys)
-        bits = max(4, (4 * n).bit_length())
+        bits = max(4, (2 * n).bit_length())
         self._shift = np.uint64(64 - bits)
         home = self._home(keys)
         # sort (home, rank) pairs packed in one int64: homes < 2^bits, ranks < 2^32
