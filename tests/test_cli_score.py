@@ -111,3 +111,13 @@ def test_help_lists_component_names_from_the_registries():
     out = run("score", "--help")
     assert out.returncode == 0
     assert "tokenizer: 13a, char, intl" in out.stdout and "method7" in out.stdout
+
+
+def test_system_names_are_printed_as_given(files):
+    hyp, ref_a, _ = files  # absolute paths
+    ours = run("score", "-r", ref_a, "-i", hyp, hyp.replace("hyp.txt", "./hyp.txt"), "-pbs",
+               "-pbsn", "20")
+    theirs = sacrebleu_cli(ref_a, "-i", hyp, hyp.replace("hyp.txt", "./hyp.txt"), "-pbs",
+                           "-pbsn", "20", "-nc", "-f", "text")
+    assert f"Baseline: {hyp}" in ours.stdout
+    assert ours.stdout == theirs.stdout

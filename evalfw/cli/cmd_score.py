@@ -84,7 +84,8 @@ def execute(args: argparse.Namespace) -> int:
     if args.sentence_level and (opts.get("preset") or "sacrebleu") == "sacrebleu":
         opts["effective_order"] = True  # as sacreBLEU's CLI does
     spec = resolve_spec(host, opts)
-    refs = [read_segments(r) for r in args.references]
+    # names exactly as given on the command line, as sacreBLEU prints them
+    refs = [read_segments(r, shown=r) for r in args.references]
     if args.input:
         dupes = sorted({h for h in args.input if args.input.count(h) > 1})
         if dupes:
@@ -92,7 +93,7 @@ def execute(args: argparse.Namespace) -> int:
 
             raise ConfigError(f"-i/--input: system file {dupes[0]} is given twice; "
                               "give each system once")
-        systems = [read_segments(h, check_tokenized=True) for h in args.input]
+        systems = [read_segments(h, shown=h, check_tokenized=True) for h in args.input]
     else:
         systems = [_read_stdin()]
     check_same_length([*refs, *systems])

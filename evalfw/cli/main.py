@@ -53,7 +53,26 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: global options that take a value (to find the command word without parsing everything)
+_VALUE_OPTIONS = ("--disable-plugin",)
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The sub-command named in ``argv``, if it is one of ours (skipping global options)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in _VALUE_OPTIONS:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser; with ``only``, just that sub-command is configured (the others are not
+    imported: each command module may import much of evalfw, which costs start-up time)."""
     parser = _Parser(
         prog="evalfw",
         description="Config-driven, reproducible machine-translation evaluation.",
@@ -70,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="load no entry-point plugins (also $EVALFW_DISABLE_PLUGIN_AUTOLOAD=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(f"evalfw.cli.cmd_{name}")
         except ModuleNotFoundError as exc:
@@ -91,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(command_word(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "_execute", None):
         parser.print_help()
