@@ -1,0 +1,1 @@
+"""The BLEU engine: options -> components (spec), statistics, scoring, fast paths, public API."""

@@ -1,0 +1,1 @@
+"""Drop-in replacements: ``evalfw.compat.sacrebleu`` and ``evalfw.compat.nltk``."""
