@@ -122,18 +122,13 @@ def execute(args: argparse.Namespace) -> int:
 
 
 def _read_stdin() -> Any:
-    import hashlib
-
     from evalfw.errors import InputError
-    from evalfw.io.text import TextFile, decode, split_lines
+    from evalfw.io.text import parse_segments
 
     if sys.stdin is None or sys.stdin.isatty():
         raise InputError("no -i/--input files given and standard input is a terminal; "
                          "pass hypothesis files with -i or pipe them in")
-    data = sys.stdin.buffer.read()
-    text, warnings = decode(data, "<stdin>")
-    return TextFile("<stdin>", split_lines(text), hashlib.sha256(data).hexdigest(), len(data),
-                    warnings)
+    return parse_segments(sys.stdin.buffer.read(), "<stdin>", check_tokenized=True)
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = None) -> dict[str, Any]:

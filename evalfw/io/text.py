@@ -159,7 +159,11 @@ def read_segments(path: str | os.PathLike[str], *, shown: str | None = None,
                   check_tokenized: bool = False) -> TextFile:
     """Read a segment file under the policy above."""
     shown = shown or display_path(path)
-    data = read_bytes(path, shown)
+    return parse_segments(read_bytes(path, shown), shown, check_tokenized=check_tokenized)
+
+
+def parse_segments(data: bytes, shown: str, *, check_tokenized: bool = False) -> TextFile:
+    """The policy above applied to bytes already read (a file's, or standard input's)."""
     text, warnings = decode(data, shown)
     lines = split_lines(text)
     empty = [i for i, s in enumerate(lines) if not s.strip()]
