@@ -6,6 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def verbose_text(percent_precisions: tuple[float, ...] | list[float], bp: float, ratio: float,
+                 hyp_len: int, ref_len: int) -> str:
+    """sacreBLEU's verbose part: ``82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 ...)``."""
+    prec = "/".join(f"{p:.1f}" for p in percent_precisions)
+    return (f"{prec} (BP = {bp:.3f} ratio = {ratio:.3f} "
+            f"hyp_len = {hyp_len:d} ref_len = {ref_len:d})")
+
+
 @dataclass(frozen=True)
 class BleuScore:
     """One BLEU result (corpus or segment).
@@ -44,9 +52,8 @@ class BleuScore:
         return tuple(p * k for p in self.precisions) if k != 1 else self.precisions
 
     def verbose(self) -> str:
-        prec = "/".join(f"{p:.1f}" for p in self.percent_precisions())
-        return (f"{prec} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
-                f"hyp_len = {self.hyp_len:d} ref_len = {self.ref_len:d})")
+        return verbose_text(self.percent_precisions(), self.bp, self.ratio, self.hyp_len,
+                            self.ref_len)
 
     def format(self, width: int = 2, signature: str | None = None, score_only: bool = False) -> str:
         """sacreBLEU's text form: ``BLEU|<sig> = 48.53 82.4/50.0/... (BP = ...)``."""

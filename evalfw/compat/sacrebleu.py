@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from evalfw.bleu import engine
+from evalfw.bleu.result import verbose_text
 from evalfw.bleu.spec import BleuSpec, resolve_spec
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.builtin.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
@@ -56,8 +57,7 @@ class BLEUScore:
         self.precisions = precisions
         self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
         self.ratio = sys_len / ref_len if ref_len else 0
-        self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
-                         f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
+        self._verbose = verbose_text(precisions, bp, self.ratio, sys_len, ref_len)
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
