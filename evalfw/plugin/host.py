@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -35,6 +34,9 @@ from evalfw.components import (
 from evalfw.errors import PluginError
 from evalfw.plugin import hookspecs
 from evalfw.plugin.registry import ComponentEntry, ComponentRegistry, PluginInfo
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 #: hook name -> the component base class its results must subclass
 HOOKS: dict[str, type[Component]] = {
@@ -68,6 +70,8 @@ ENV_NO_AUTOLOAD = "EVALFW_DISABLE_PLUGIN_AUTOLOAD"
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
     """Entry points of group ``evalfw`` (the one indirection tests monkeypatch)."""
+    import importlib.metadata  # here, not at the top: hosts without autoload never need it
+
     eps = importlib.metadata.entry_points(group=hookspecs.PROJECT)
 
     def key(ep: importlib.metadata.EntryPoint) -> tuple[str, str]:
