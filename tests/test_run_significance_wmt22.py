@@ -89,6 +89,19 @@ def test_sacrebleu_mode_run_equals_sacrebleu_paired_tests(tmp_path, monkeypatch)
 MEMORY_SCRIPT = textwrap.dedent("""
     import json, resource, sys, tracemalloc
     import numpy as np
+
+    def peak_rss_kb():
+        # VmHWM belongs to this process image and starts afresh at exec; ru_maxrss would
+        # instead carry over the peak of the (large) pytest process that forked us.
+        try:
+            with open("/proc/self/status") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
     sys.path.insert(0, {tests!r})
     import significance_support as sup
     from evalfw.runner.significance import Plan, Settings, analyse_table
@@ -99,11 +112,11 @@ MEMORY_SCRIPT = textwrap.dedent("""
     host = sup.host()
     plan = Plan(Settings(baseline="sys0", samples=1000), ["bleu"],
                 host.component("bucketer", "ref-length", {{}}), 12345)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = peak_rss_kb()
     tracemalloc.start()
     table = analyse_table(plan, spec, stats, "t", "bleu")
     peak = tracemalloc.get_traced_memory()[1]
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    after = peak_rss_kb()
     print(json.dumps({{"peak": peak, "rss_kb": after, "rss_growth_kb": after - before,
                       "comparisons": len(table["comparisons"]),
                       "n": table["intervals"][0]["n"]}}))
