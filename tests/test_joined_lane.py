@@ -84,7 +84,8 @@ def _stats_both_ways(options: dict, refs: list[list[str]], hyps: list[str], monk
     index = engine.index_references(spec, refs)
     fast = engine.segment_stats(spec, hyps, index)
     lines = [h.lower() for h in hyps] if spec.lowercase else hyps
-    used = spec.precision.count_joined(spec.tokenizer.tokenize_joined(lines), len(hyps), index)
+    used = spec.precision.count_joined(spec.tokenizer.tokenize_joined(lines), len(hyps), index,
+                                       spec.tokenizer.joined_unit)
     with monkeypatch.context() as m:
         m.setattr(engine, "_joined_lane", lambda spec: False)
         slow = engine.segment_stats(spec, hyps, engine.index_references(spec, refs))

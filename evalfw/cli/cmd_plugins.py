@@ -63,4 +63,7 @@ def execute(args: argparse.Namespace) -> int:
             print(f"    {kind}: {', '.join(names)}")
         for c in row.get("conflicts", []):
             print(f"    conflict: {c} is also provided by another plugin")
+    from evalfw.bleu import native
+
+    print(f"n-gram counting: {native.describe()}")
     return 0

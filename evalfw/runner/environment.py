@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 #: distributions whose version can change a score or a record
 PACKAGES = ("evalfw", "numpy", "regex", "pluggy", "jsonschema", "PyYAML")
-ENV_ALLOWLIST = ("EVALFW_DISABLE_PLUGINS", "EVALFW_DISABLE_PLUGIN_AUTOLOAD", "PYTHONHASHSEED")
+ENV_ALLOWLIST = ("EVALFW_DISABLE_PLUGINS", "EVALFW_DISABLE_PLUGIN_AUTOLOAD", "EVALFW_NATIVE",
+                 "PYTHONHASHSEED")
 
 
 def package_version(name: str) -> str | None:
@@ -42,6 +43,8 @@ def plugin_facts(host: PluginHost) -> list[dict[str, Any]]:
 
 
 def environment(host: PluginHost) -> dict[str, Any]:
+    from evalfw.bleu import native
+
     packages: dict[str, str | None] = {name: package_version(name) for name in PACKAGES}
     for info in host.plugins:
         if info.distribution:
@@ -52,4 +55,6 @@ def environment(host: PluginHost) -> dict[str, Any]:
         "platform": platform.platform(),
         "packages": packages,
         "variables": {k: os.environ[k] for k in ENV_ALLOWLIST if k in os.environ},
+        # the same numbers either way; says which code computed them
+        "counting": native.describe(),
     }

@@ -1,0 +1,481 @@
+/* Compiled kernel for clipped n-gram counting (optional; see evalfw/bleu/native.py).
+ *
+ * It computes exactly what evalfw/bleu/ngrams.py computes with numpy, from the same input: a
+ * "joined" token text per stream ("\n" + lines joined by "\n" + "\n"; tokens separated by
+ * str.split() whitespace, or with chars=1 every non-whitespace character is a token).
+ *
+ * Why it is fast: a hypothesis segment can only match n-grams of its own references, so the
+ * index is built per segment, as one small contiguous block:
+ *
+ *   [Head][token slots][n-gram slots][characters of the tokens longer than one character]
+ *
+ * Token slots hold a 32-bit hash, the token's length and either the character itself (length
+ * 1) or where its characters are, so a lookup compares code points (exactly what str == does)
+ * without leaving the block. N-gram slots are keyed (slot of the (n-1)-gram prefix, last
+ * token) and hold the n-gram's largest count in a single reference. Every block is visited
+ * once per hypothesis file, long after its last visit, so the next blocks are prefetched.
+ *
+ * Clipping without a second pass: the k-th occurrence of an n-gram in a hypothesis matches iff
+ * k <= its maximum count in a single reference, so sum(min(count, max)) is a running total.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct { uint32_t tsize, esize, nchars, pad; } Head;
+/* id: local token id + 1 (0: empty slot); c: the character (len 1) or its offset in chars */
+typedef struct { uint32_t hash; int32_t id; uint32_t len; uint32_t c; } TSlot;
+/* parent: slot of the prefix n-gram, -1 for unigrams, EMPTY for an empty slot */
+typedef struct { int32_t parent; int32_t tok; int32_t refmax; } ESlot;
+#define EMPTY (-2)
+
+typedef struct { const Py_UCS4 *p; Py_ssize_t len; uint64_t hash; } Span;   /* a token */
+
+/* A growable array of fixed-size items. */
+typedef struct { char *p; size_t n, cap, size; } Vec;
+
+static int vec_reserve(Vec *v, size_t extra) {
+    if (v->n + extra <= v->cap) return 0;
+    size_t cap = v->cap ? v->cap : 64;
+    while (cap < v->n + extra) cap *= 2;
+    char *p = PyMem_Realloc(v->p, cap * v->size);
+    if (!p) { PyErr_NoMemory(); return -1; }
+    v->p = p; v->cap = cap;
+    return 0;
+}
+#define VEC(v, T) ((T *)(v).p)
+#define VEC_INIT(T) {NULL, 0, 0, sizeof(T)}
+
+/* A str as UCS4 code points: its own buffer when it is stored that way, else a copy. */
+typedef struct { const Py_UCS4 *s; Py_ssize_t len; Py_UCS4 *owned; } Text;
+
+static int text_of(PyObject *o, Text *t) {
+    t->owned = NULL;
+    if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "expected str"); return -1; }
+    t->len = PyUnicode_GET_LENGTH(o);
+    if (PyUnicode_KIND(o) == PyUnicode_4BYTE_KIND) {
+        t->s = (const Py_UCS4 *)PyUnicode_DATA(o);
+        return 0;
+    }
+    t->owned = PyUnicode_AsUCS4Copy(o);
+    if (!t->owned) return -1;
+    t->s = t->owned;
+    return 0;
+}
+
+static void text_free(Text *t) { PyMem_Free(t->owned); t->owned = NULL; }
+
+/* The position of the "\n" ending the line that starts at ``pos``, or -1. */
+static Py_ssize_t line_end(const Text *t, Py_ssize_t pos) {
+    for (Py_ssize_t i = pos; i < t->len; i++)
+        if (t->s[i] == '\n') return i;
+    return -1;
+}
+
+/* str.isspace() of one character; none above U+3000 is whitespace. */
+static inline int is_space(Py_UCS4 c) {
+    return c <= 0x3000 && Py_UNICODE_ISSPACE(c);
+}
+
+static inline uint64_t mix(uint64_t h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL; h ^= h >> 33;
+    return h;
+}
+
+/* Split characters [a, b) of ``t`` into tokens (appended to ``spans``). */
+static int split_line(const Text *t, Py_ssize_t a, Py_ssize_t b, int chars, Vec *spans) {
+    const Py_UCS4 *s = t->s;
+    Py_ssize_t i = a;
+    while (i < b) {
+        Py_UCS4 c = s[i];
+        if (is_space(c)) { i++; continue; }
+        Py_ssize_t start = i;
+        uint64_t h = 0xcbf29ce484222325ULL;
+        if (chars) {
+            h = (h ^ c) * 0x100000001b3ULL;
+            i++;
+        } else {
+            while (i < b && !is_space(s[i])) { h = (h ^ s[i]) * 0x100000001b3ULL; i++; }
+        }
+        if (spans->n == spans->cap && vec_reserve(spans, 1) < 0) return -1;
+        Span *sp = &VEC(*spans, Span)[spans->n++];
+        sp->p = s + start; sp->len = i - start; sp->hash = mix(h);
+    }
+    return 0;
+}
+
+/* A power of two with room for ``items`` at a load of at most 3/4 (and one empty slot). */
+static size_t table_size(size_t items) {
+    size_t n = 2;
+    while (n * 3 < items * 4 || n <= items) n *= 2;
+    return n;
+}
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t lines, nrefs;
+    int max_order, chars;
+    PyObject *ref_lens;               /* bytes: int64 [lines][nrefs] */
+    char *blocks;                     /* the segments' blocks, one after the other */
+    int64_t *block_at;                /* lines + 1 offsets into blocks */
+    int32_t *scratch;                 /* one counter per n-gram slot of the largest block */
+} Index;
+
+static inline const Head *block(const Index *ix, Py_ssize_t s) {
+    return (const Head *)(ix->blocks + ix->block_at[s]);
+}
+#define TSLOTS(h) ((TSlot *)((Head *)(h) + 1))
+#define ESLOTS(h) ((ESlot *)(TSLOTS(h) + (h)->tsize))
+#define CHARS(h) ((Py_UCS4 *)(ESLOTS(h) + (h)->esize))
+
+static inline size_t ent_home(int32_t parent, int32_t tok, size_t mask) {
+    return (size_t)mix(((uint64_t)(uint32_t)parent << 32) | (uint32_t)tok) & mask;
+}
+
+/* Local id of the token ``sp`` in block ``h``, or -1. */
+static inline int32_t find_tok(const Head *h, const Span *sp) {
+    const TSlot *slots = TSLOTS(h);
+    size_t mask = h->tsize - 1;
+    uint32_t key = (uint32_t)(sp->hash >> 32), len = (uint32_t)sp->len;
+    for (size_t i = sp->hash & mask;; i = (i + 1) & mask) {
+        const TSlot *k = &slots[i];
+        if (!k->id) return -1;
+        if (k->hash != key || k->len != len) continue;
+        if (len == 1 ? k->c == sp->p[0]
+                     : !memcmp(CHARS(h) + k->c, sp->p, len * sizeof(Py_UCS4)))
+            return k->id - 1;
+    }
+}
+
+/* Slot of the n-gram (parent, tok) in block ``h``, or -1. */
+static inline int32_t find_ent(const Head *h, int32_t parent, int32_t tok) {
+    const ESlot *slots = ESLOTS(h);
+    size_t mask = h->esize - 1;
+    for (size_t i = ent_home(parent, tok, mask);; i = (i + 1) & mask) {
+        if (slots[i].parent == EMPTY) return -1;
+        if (slots[i].parent == parent && slots[i].tok == tok) return (int32_t)i;
+    }
+}
+
+static inline void prefetch_block(const Index *ix, Py_ssize_t s) {
+    if (s >= ix->lines) return;
+    const char *p = ix->blocks + ix->block_at[s], *end = ix->blocks + ix->block_at[s + 1];
+    for (; p < end; p += 64) __builtin_prefetch(p);
+}
+#define AHEAD 3
+
+static void Index_dealloc(Index *ix) {
+    PyMem_Free(ix->blocks); PyMem_Free(ix->block_at); PyMem_Free(ix->scratch);
+    Py_XDECREF(ix->ref_lens);
+    Py_TYPE(ix)->tp_free((PyObject *)ix);
+}
+
+/* Scratch space for building blocks, reused from segment to segment. */
+typedef struct { Vec spans, ids, toks, tslot, ents, eslot, cur, slot_of; } Build;
+
+typedef struct { int32_t parent, tok, refmax; } Ent;     /* parent: local entry id or -1 */
+
+static void build_free(Build *b) {
+    PyMem_Free(b->spans.p); PyMem_Free(b->ids.p); PyMem_Free(b->toks.p);
+    PyMem_Free(b->tslot.p); PyMem_Free(b->ents.p); PyMem_Free(b->eslot.p);
+    PyMem_Free(b->cur.p); PyMem_Free(b->slot_of.p);
+}
+
+/* Append the block of one segment, whose reference tokens are ``b->spans`` (``ref_n[r]`` of
+ * them from reference r). First the distinct tokens and n-grams get local ids (temporary
+ * tables sized for the worst case), then the block's tables are sized for what was found. */
+static int build_segment(Index *ix, Vec *blocks, size_t *max_esize, const Py_ssize_t *ref_n,
+                         Build *b) {
+    size_t total = b->spans.n, bound = 0;
+    int N = ix->max_order;
+    for (Py_ssize_t r = 0; r < ix->nrefs; r++)
+        for (int n = 1; n <= N && n <= ref_n[r]; n++) bound += (size_t)(ref_n[r] - n + 1);
+    size_t tmp_t = table_size(total), tmp_e = table_size(bound);
+    b->tslot.n = b->eslot.n = b->ids.n = b->toks.n = b->ents.n = b->cur.n = b->slot_of.n = 0;
+    if (vec_reserve(&b->tslot, tmp_t) < 0 || vec_reserve(&b->eslot, tmp_e) < 0 ||
+        vec_reserve(&b->ids, total) < 0 || vec_reserve(&b->toks, total) < 0 ||
+        vec_reserve(&b->ents, bound) < 0 || vec_reserve(&b->cur, bound) < 0 ||
+        vec_reserve(&b->slot_of, bound) < 0) return -1;
+    int32_t *ts = VEC(b->tslot, int32_t), *es = VEC(b->eslot, int32_t);
+    memset(ts, 0, tmp_t * sizeof(int32_t));
+    memset(es, 0, tmp_e * sizeof(int32_t));
+    const Span *sp = VEC(b->spans, Span);
+    const Span **toks = VEC(b->toks, const Span *);   /* first occurrence of each token */
+    int32_t *id = VEC(b->ids, int32_t), *cnt = VEC(b->cur, int32_t);
+    Ent *en = VEC(b->ents, Ent);
+    size_t ntok = 0, nent = 0, nchars = 0;
+    for (size_t k = 0; k < total; k++) {                      /* distinct tokens */
+        size_t i = sp[k].hash & (tmp_t - 1);
+        for (;; i = (i + 1) & (tmp_t - 1)) {
+            int32_t j = ts[i];
+            if (!j) {
+                ts[i] = (int32_t)++ntok;
+                toks[ntok - 1] = &sp[k];
+                if (sp[k].len > 1) nchars += (size_t)sp[k].len;
+                id[k] = (int32_t)ntok - 1;
+                break;
+            }
+            const Span *o = toks[j - 1];
+            if (o->hash == sp[k].hash && o->len == sp[k].len &&
+                !memcmp(o->p, sp[k].p, (size_t)o->len * sizeof(Py_UCS4))) {
+                id[k] = j - 1;
+                break;
+            }
+        }
+    }
+    size_t base = 0;
+    for (Py_ssize_t r = 0; r < ix->nrefs; r++) {              /* n-grams: max count per ref */
+        Py_ssize_t len = ref_n[r];
+        for (Py_ssize_t i = 0; i < len; i++) {
+            int32_t parent = -1;
+            for (int n = 1; n <= N && i + n <= len; n++) {
+                int32_t tok = id[base + (size_t)(i + n - 1)];
+                size_t h = ent_home(parent, tok, tmp_e - 1);
+                int32_t e = -1;
+                for (;; h = (h + 1) & (tmp_e - 1)) {
+                    int32_t j = es[h];
+                    if (!j) break;
+                    if (en[j - 1].parent == parent && en[j - 1].tok == tok) { e = j - 1; break; }
+                }
+                if (e < 0) {
+                    e = (int32_t)nent++;
+                    en[e].parent = parent; en[e].tok = tok; en[e].refmax = 0;
+                    cnt[e] = 0;
+                    es[h] = e + 1;
+                }
+                if (++cnt[e] > en[e].refmax) en[e].refmax = cnt[e];
+                parent = e;
+            }
+        }
+        memset(cnt, 0, nent * sizeof(int32_t));
+        base += (size_t)len;
+    }
+    /* the block, sized for what was found */
+    size_t tsize = table_size(ntok), esize = table_size(nent);
+    size_t bytes = sizeof(Head) + tsize * sizeof(TSlot) + esize * sizeof(ESlot) +
+                   nchars * sizeof(Py_UCS4);
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (tsize > UINT32_MAX / 2 || esize > INT32_MAX / 2 || nchars > UINT32_MAX / 2) {
+        PyErr_SetString(PyExc_OverflowError, "one segment has too many reference n-grams");
+        return -1;
+    }
+    if (vec_reserve(blocks, bytes) < 0) return -1;
+    Head *h = (Head *)(blocks->p + blocks->n);
+    memset(h, 0, bytes);
+    blocks->n += bytes;
+    h->tsize = (uint32_t)tsize; h->esize = (uint32_t)esize; h->nchars = (uint32_t)nchars;
+    TSlot *tslots = TSLOTS(h);
+    ESlot *eslots = ESLOTS(h);
+    Py_UCS4 *chars = CHARS(h);
+    size_t at = 0;
+    for (size_t j = 0; j < ntok; j++) {
+        const Span *t = toks[j];
+        size_t i = t->hash & (tsize - 1);
+        while (tslots[i].id) i = (i + 1) & (tsize - 1);
+        tslots[i].hash = (uint32_t)(t->hash >> 32);
+        tslots[i].id = (int32_t)j + 1;
+        tslots[i].len = (uint32_t)t->len;
+        if (t->len == 1) {
+            tslots[i].c = t->p[0];
+        } else {
+            tslots[i].c = (uint32_t)at;
+            memcpy(chars + at, t->p, (size_t)t->len * sizeof(Py_UCS4));
+            at += (size_t)t->len;
+        }
+    }
+    for (size_t i = 0; i < esize; i++) eslots[i].parent = EMPTY;
+    int32_t *slot_of = VEC(b->slot_of, int32_t);
+    for (size_t e = 0; e < nent; e++) {    /* a prefix always got its local id before */
+        int32_t parent = en[e].parent < 0 ? -1 : slot_of[en[e].parent];
+        size_t i = ent_home(parent, en[e].tok, esize - 1);
+        while (eslots[i].parent != EMPTY) i = (i + 1) & (esize - 1);
+        eslots[i].parent = parent; eslots[i].tok = en[e].tok; eslots[i].refmax = en[e].refmax;
+        slot_of[e] = (int32_t)i;
+    }
+    if (esize > *max_esize) *max_esize = esize;
+    return 0;
+}
+
+static int check_start(const Text *t) { return t->len >= 1 && t->s[0] == '\n'; }
+
+static PyObject *malformed(void) {
+    PyErr_SetString(PyExc_ValueError, "not a joined text of the given number of lines");
+    return NULL;
+}
+
+/* Index(texts, lines, max_order, chars) */
+static PyObject *Index_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *seq; Py_ssize_t lines; int max_order, chars;
+    static char *names[] = {"texts", "lines", "max_order", "chars", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Onip", names, &seq, &lines, &max_order, &chars))
+        return NULL;
+    if (lines < 0 || max_order < 1 || max_order > 1000) {
+        PyErr_SetString(PyExc_ValueError, "lines must be >= 0 and max_order in 1..1000");
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(seq, "texts must be a sequence of str");
+    if (!fast) return NULL;
+    Py_ssize_t nrefs = PySequence_Fast_GET_SIZE(fast);
+    Index *ix = (Index *)type->tp_alloc(type, 0);
+    Text *texts = PyMem_Calloc((size_t)nrefs + 1, sizeof(Text));
+    Py_ssize_t *pos = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *ref_n = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t));
+    Build b = {VEC_INIT(Span), VEC_INIT(int32_t), VEC_INIT(Span *), VEC_INIT(int32_t),
+               VEC_INIT(Ent), VEC_INIT(int32_t), VEC_INIT(int32_t), VEC_INIT(int32_t)};
+    Vec blocks = VEC_INIT(char);
+    size_t max_esize = 0;
+    if (!ix || !texts || !pos || !ref_n) { if (ix) PyErr_NoMemory(); goto fail; }
+    ix->lines = lines; ix->nrefs = nrefs; ix->max_order = max_order; ix->chars = chars;
+    ix->ref_lens = PyBytes_FromStringAndSize(NULL, lines * nrefs * (Py_ssize_t)sizeof(int64_t));
+    if (!ix->ref_lens) goto fail;
+    int64_t *ref_lens = (int64_t *)PyBytes_AS_STRING(ix->ref_lens);
+    ix->block_at = PyMem_Calloc((size_t)lines + 1, sizeof(int64_t));
+    if (!ix->block_at) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t r = 0; r < nrefs; r++) {
+        if (text_of(PySequence_Fast_GET_ITEM(fast, r), &texts[r]) < 0) goto fail;
+        if (!check_start(&texts[r])) { malformed(); goto fail; }
+    }
+    for (Py_ssize_t s = 0; s < lines; s++) {
+        b.spans.n = 0;
+        for (Py_ssize_t r = 0; r < nrefs; r++) {
+            Py_ssize_t end = line_end(&texts[r], pos[r] + 1);
+            if (end < 0) { malformed(); goto fail; }
+            size_t before = b.spans.n;
+            if (split_line(&texts[r], pos[r] + 1, end, chars, &b.spans) < 0) goto fail;
+            ref_n[r] = (Py_ssize_t)(b.spans.n - before);
+            ref_lens[s * nrefs + r] = ref_n[r];
+            pos[r] = end;
+        }
+        ix->block_at[s] = (int64_t)blocks.n;
+        if (build_segment(ix, &blocks, &max_esize, ref_n, &b) < 0) goto fail;
+    }
+    for (Py_ssize_t r = 0; r < nrefs; r++)
+        if (pos[r] != texts[r].len - 1) { malformed(); goto fail; }
+    ix->block_at[lines] = (int64_t)blocks.n;
+    ix->blocks = blocks.p;
+    blocks.p = NULL;
+    ix->scratch = PyMem_Calloc(max_esize + 1, sizeof(int32_t));
+    if (!ix->scratch) { PyErr_NoMemory(); goto fail; }
+    goto done;
+fail:
+    Py_XDECREF((PyObject *)ix);
+    ix = NULL;
+done:
+    for (Py_ssize_t r = 0; texts && r < nrefs; r++) text_free(&texts[r]);
+    build_free(&b);
+    PyMem_Free(blocks.p); PyMem_Free(texts); PyMem_Free(pos); PyMem_Free(ref_n);
+    Py_DECREF(fast);
+    return (PyObject *)ix;
+}
+
+/* count(text, lines) -> (hyp_len bytes int64 [lines], matches bytes int64 [lines][max_order]) */
+static PyObject *Index_count(Index *ix, PyObject *args) {
+    PyObject *obj; Py_ssize_t lines;
+    if (!PyArg_ParseTuple(args, "Un", &obj, &lines)) return NULL;
+    if (lines != ix->lines) return malformed();
+    Text t;
+    if (text_of(obj, &t) < 0) return NULL;
+    int N = ix->max_order;
+    PyObject *hyp_len = PyBytes_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int64_t));
+    PyObject *matches = PyBytes_FromStringAndSize(NULL, lines * N * (Py_ssize_t)sizeof(int64_t));
+    PyObject *out = NULL;
+    Vec spans = VEC_INIT(Span), ids = VEC_INIT(int32_t);
+    if (!hyp_len || !matches) goto done;
+    if (!check_start(&t)) { malformed(); goto done; }
+    int64_t *hl = (int64_t *)PyBytes_AS_STRING(hyp_len);
+    int64_t *m = (int64_t *)PyBytes_AS_STRING(matches);
+    memset(m, 0, (size_t)(lines * N) * sizeof(int64_t));
+    int32_t *cnt = ix->scratch;
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t s = 0; s < AHEAD && s < lines; s++) prefetch_block(ix, s);
+    for (Py_ssize_t s = 0; s < lines; s++) {
+        prefetch_block(ix, s + AHEAD);
+        Py_ssize_t end = line_end(&t, pos + 1);
+        if (end < 0) { malformed(); goto done; }
+        spans.n = 0;
+        if (split_line(&t, pos + 1, end, ix->chars, &spans) < 0) goto done;
+        pos = end;
+        Py_ssize_t len = (Py_ssize_t)spans.n;
+        hl[s] = len;
+        const Head *h = block(ix, s);
+        if (!len || !h->esize) continue;
+        if (vec_reserve(&ids, spans.n) < 0) goto done;
+        int32_t *id = VEC(ids, int32_t);
+        const Span *sp = VEC(spans, Span);
+        for (Py_ssize_t i = 0; i < len; i++) id[i] = find_tok(h, &sp[i]);
+        const ESlot *es = ESLOTS(h);
+        int64_t *row = m + s * N;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            int32_t parent = -1;
+            for (int n = 1; n <= N && i + n <= len; n++) {
+                int32_t tok = id[i + n - 1];
+                if (tok < 0) break;
+                int32_t e = find_ent(h, parent, tok);
+                if (e < 0) break;
+                if (++cnt[e] <= es[e].refmax) row[n - 1]++;
+                parent = e;
+            }
+        }
+        memset(cnt, 0, h->esize * sizeof(int32_t));
+    }
+    if (pos != t.len - 1) { malformed(); goto done; }
+    out = PyTuple_Pack(2, hyp_len, matches);
+done:
+    text_free(&t);
+    PyMem_Free(spans.p); PyMem_Free(ids.p);
+    Py_XDECREF(hyp_len); Py_XDECREF(matches);
+    return out;
+}
+
+static PyObject *Index_ref_lens(Index *ix, void *closure) {
+    (void)closure;
+    Py_INCREF(ix->ref_lens);
+    return ix->ref_lens;
+}
+
+static PyObject *Index_nbytes(Index *ix, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(ix->block_at[ix->lines]);
+}
+
+static PyMethodDef Index_methods[] = {
+    {"count", (PyCFunction)Index_count, METH_VARARGS,
+     "count(text, lines) -> (hyp_len, matches) as int64 bytes"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Index_getset[] = {
+    {"ref_lens", (getter)Index_ref_lens, NULL, "int64 bytes, [lines][references]", NULL},
+    {"nbytes", (getter)Index_nbytes, NULL, "size of the segments' tables in bytes", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject IndexType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "evalfw.bleu._clipcount.Index",
+    .tp_basicsize = sizeof(Index),
+    .tp_dealloc = (destructor)Index_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Reference n-gram index of joined token texts: Index(texts, lines, max_order, chars)",
+    .tp_methods = Index_methods,
+    .tp_getset = Index_getset,
+    .tp_new = Index_new,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_clipcount",
+    "Compiled clipped n-gram counting for joined token texts.", -1,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__clipcount(void) {
+    if (PyType_Ready(&IndexType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&IndexType);
+    if (PyModule_AddObject(m, "Index", (PyObject *)&IndexType) < 0) {
+        Py_DECREF(&IndexType); Py_DECREF(m); return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,127 @@
+"""The compiled counting kernel (``evalfw.bleu._clipcount``) equals the numpy tables exactly.
+
+Randomized differential tests on joined texts built to be hard: every kind of ``str.split()``
+whitespace, astral and combining characters, tokens that differ only past their first
+character, repeated n-grams (clipping), empty lines and references, 1-3 references, orders
+1-7, word and character units. The engine-level parity tests (sacreBLEU, NLTK, WMT22) run
+through the kernel too whenever it is built; these pin it to the numpy implementation.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tokenizer_support import WHITESPACE as _ALL_SPACE  # noqa: E402
+
+from evalfw.bleu import native  # noqa: E402
+from evalfw.bleu.native import NativeTables  # noqa: E402
+from evalfw.bleu.ngrams import NgramTables  # noqa: E402
+
+#: a line never holds "\n" (it separates the lines of a joined text)
+WHITESPACE = [c for c in _ALL_SPACE if c != "\n"]
+
+KERNEL = native.kernel()
+if KERNEL is None and os.environ.get("CI") == "true" and os.environ.get("EVALFW_NATIVE") != "0":
+    raise RuntimeError("CI: the compiled kernel was not built (is a C compiler installed?)")
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="compiled kernel not built here")
+
+#: small alphabets so that n-grams repeat and match; one entry per kind of str storage
+ALPHABETS = (
+    ["a", "b", "ab", "ba", "aa", "b.", "A"],
+    ["é", "e\u0301", "ß", "ss", "Ω", "ω"],
+    ["中", "文", "中文", "日本", "本", "の"],
+    ["\U0001f600", "\U0001f600a", "a\U0001f600", "𝔸", "b"],
+)
+
+
+def random_line(rng: random.Random, words: list[str]) -> str:
+    if rng.random() < 0.08:
+        return rng.choice(["", " ", "\u3000", rng.choice(WHITESPACE)])
+    out = []
+    for _ in range(rng.randint(1, 25)):
+        out.append(rng.choice(words))
+        out.append(rng.choice([" ", " ", " ", "  ", rng.choice(WHITESPACE), ""]))
+    return "".join(out)
+
+
+def joined(lines: list[str]) -> str:
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def both(refs: list[str], lines: int, order: int, unit: str):
+    fast = NativeTables.build(refs, lines, order, unit)
+    slow = NgramTables.from_joined(refs, lines, order, unit, native=False)
+    return fast, slow
+
+
+@needs_kernel
+@pytest.mark.parametrize("unit", ["word", "char"])
+def test_kernel_equals_numpy_on_random_texts(unit: str) -> None:
+    rng = random.Random(f"kernel-{unit}")
+    compared = matched = 0
+    for _ in range(300):
+        words = rng.choice(ALPHABETS) + (rng.choice(ALPHABETS) if rng.random() < 0.3 else [])
+        n = rng.randint(0, 30)
+        base = [random_line(rng, words) for _ in range(n)]
+        refs = [joined([b if rng.random() < 0.6 else random_line(rng, words) for b in base])
+                for _ in range(rng.randint(1, 3))]
+        order = rng.randint(1, 7)
+        fast, slow = both(refs, n, order, unit)
+        if slow is None:  # a NUL in the text: numpy declines, the list path takes it
+            continue
+        assert fast is not None
+        assert np.array_equal(fast.ref_lens, slow.ref_lens)
+        for _ in range(3):
+            hyp = joined([b if rng.random() < 0.5 else random_line(rng, words) for b in base])
+            got, want = fast.count_joined(hyp, n, unit), slow.count_joined(hyp, n, unit)
+            assert want is not None and got is not None
+            assert got[0].tolist() == want[0].tolist()
+            assert got[1].tolist() == want[1].tolist()
+            compared += 1
+            matched += int(want[1][:, -1].sum() > 0)
+    assert compared > 700 and matched > 50  # the highest order matched often enough
+
+
+@needs_kernel
+def test_clipping_and_lengths_by_hand() -> None:
+    tables = NativeTables.build([joined(["a b c a", "x y"]), joined(["a b a", ""])], 2, 4, "word")
+    assert tables is not None
+    assert tables.ref_lens.tolist() == [[4, 3], [2, 0]]
+    hyp_len, matches = tables.count_joined(joined(["a b c a a", "z y x"]), 2)
+    assert hyp_len.tolist() == [5, 3]
+    # a: 3 in the hypothesis, at most 2 in one reference -> 2; "a b", "b c", "c a" -> 3
+    assert matches.tolist() == [[4, 3, 2, 1], [2, 0, 0, 0]]
+
+
+@needs_kernel
+@pytest.mark.parametrize("text,lines", [("a b\n", 1), ("\na b", 1), ("\na\nb\n", 1),
+                                        ("\na\n", 2), ("", 0), ("\n\n\n", 1)])
+def test_malformed_joined_texts_are_declined(text: str, lines: int) -> None:
+    assert NativeTables.build([text], lines, 4, "word") is None
+    good_text = joined(["a"] * lines) if lines else "\n"  # zero lines: just the one "\n"
+    good = NativeTables.build([good_text], lines, 4, "word")
+    assert good is not None and good.count_joined(text, lines) is None
+
+
+@needs_kernel
+def test_list_path_on_a_kernel_index_uses_numpy_tables() -> None:
+    refs = [joined(["a b c", "d e"])]
+    tables = NativeTables.build(refs, 2, 4, "word")
+    assert tables is not None
+    hyp_len, matches = tables.count([["a", "b", "x"], ["d", "e"]])
+    assert hyp_len.tolist() == [3, 2] and matches.tolist() == [[2, 1, 0, 0], [2, 1, 0, 0]]
+
+
+def test_switch_off_with_environment(monkeypatch) -> None:
+    monkeypatch.setenv("EVALFW_NATIVE", "0")
+    assert native.kernel() is None and "EVALFW_NATIVE=0" in native.describe()
+    assert NativeTables.build([joined(["a"])], 1, 4, "word") is None
+    tables = NgramTables.from_joined([joined(["a"])], 1, 4, "word")
+    assert isinstance(tables, NgramTables)
