@@ -12,7 +12,7 @@ setup(
             "evalfw.bleu._clipcount",
             sources=["evalfw/bleu/_clipcount.c"],
             optional=True,
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
         )
     ]
 )

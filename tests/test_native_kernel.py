@@ -125,3 +125,29 @@ def test_switch_off_with_environment(monkeypatch) -> None:
     assert NativeTables.build([joined(["a"])], 1, 4, "word") is None
     tables = NgramTables.from_joined([joined(["a"])], 1, 4, "word")
     assert isinstance(tables, NgramTables)
+
+
+@pytest.mark.parametrize("switch", ["1", "0"])
+def test_engine_equals_sacrebleu_with_and_without_the_kernel(switch: str, monkeypatch) -> None:
+    """The whole engine through either counting code gives sacreBLEU's corpus and sentence
+    numbers (the rest of the suite runs with the kernel whenever it is built)."""
+    from sacrebleu.metrics import BLEU
+
+    from evalfw.bleu import api
+
+    monkeypatch.setenv("EVALFW_NATIVE", switch)
+    rng = random.Random(f"engine-{switch}")
+    for _ in range(12):
+        words = rng.choice(ALPHABETS) + rng.choice(ALPHABETS) + ["x.", "5,0", "(", "-1"]
+        n = rng.randint(1, 25)
+        refs = [[random_line(rng, words) for _ in range(n)] for _ in range(rng.randint(1, 3))]
+        hyps = [random_line(rng, words) for _ in range(n)]
+        tok = rng.choice(["13a", "intl", "zh", "char", "none"])
+        ours = api.corpus_bleu(hyps, refs, tokenizer=tok)
+        theirs = BLEU(tokenize=tok).corpus_score(hyps, refs)
+        assert (ours.score, list(ours.counts), list(ours.totals), ours.ref_len) == \
+            (theirs.score, theirs.counts, theirs.totals, theirs.ref_len)
+        sentence = BLEU(tokenize=tok, effective_order=True)
+        got = api.sentence_scores(hyps, refs, tokenizer=tok, effective_order=True)
+        want = [sentence.sentence_score(h, list(r)).score for h, r in zip(hyps, zip(*refs))]
+        assert [s.score for s in got] == want
