@@ -13,6 +13,7 @@ setup(
             sources=["evalfw/bleu/_clipcount.c"],
             optional=True,
             extra_compile_args=["-O3"],
+            libraries=["m"],
         )
     ]
 )

@@ -22,6 +22,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
 
 typedef struct { uint32_t tsize, esize, nchars, pad; } Head;
 /* id: local token id + 1 (0: empty slot); c: the character (len 1) or its offset in chars */
@@ -442,6 +443,40 @@ static PyObject *Index_nbytes(Index *ix, void *closure) {
     return PyLong_FromLongLong(ix->block_at[ix->lines]);
 }
 
+/* log(x) / exp(x) of every float64 in a buffer, by the C library's log and exp: the very
+ * functions math.log and math.exp call for finite positive (log) or finite (exp) arguments,
+ * so each result is bit-identical to mapping math.log / math.exp (numpy's own SIMD versions
+ * may differ in the last bit). Arguments outside that domain raise, as the caller checks. */
+static PyObject *map_libm(PyObject *arg, double (*f)(double), int positive) {
+    Py_buffer in;
+    if (PyObject_GetBuffer(arg, &in, PyBUF_SIMPLE) < 0) return NULL;
+    Py_ssize_t n = in.len / (Py_ssize_t)sizeof(double);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(double));
+    if (out) {
+        const double *x = (const double *)in.buf;
+        double *y = (double *)PyBytes_AS_STRING(out);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (!isfinite(x[i]) || (positive && !(x[i] > 0.0))) {
+                Py_CLEAR(out);
+                PyErr_SetString(PyExc_ValueError, "argument outside the checked domain");
+                break;
+            }
+            y[i] = f(x[i]);
+        }
+    }
+    PyBuffer_Release(&in);
+    return out;
+}
+
+static PyObject *mod_log(PyObject *self, PyObject *arg) { (void)self; return map_libm(arg, log, 1); }
+static PyObject *mod_exp(PyObject *self, PyObject *arg) { (void)self; return map_libm(arg, exp, 0); }
+
+static PyMethodDef module_methods[] = {
+    {"log", mod_log, METH_O, "log of every float64 of a buffer (positive, finite) -> bytes"},
+    {"exp", mod_exp, METH_O, "exp of every float64 of a buffer (finite) -> bytes"},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyMethodDef Index_methods[] = {
     {"count", (PyCFunction)Index_count, METH_VARARGS,
      "count(text, lines) -> (hyp_len, matches) as int64 bytes"},
@@ -469,7 +504,7 @@ static PyTypeObject IndexType = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_clipcount",
     "Compiled clipped n-gram counting for joined token texts.", -1,
-    NULL, NULL, NULL, NULL, NULL,
+    module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__clipcount(void) {

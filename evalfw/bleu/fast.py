@@ -6,7 +6,8 @@ The result equals :func:`evalfw.bleu.engine.score_counts` applied to every segme
 - additions, multiplications and divisions of float64 are correctly rounded in numpy exactly as
   in Python, and are done here in the order the scalar code does them;
 - ``log`` and ``exp`` are *not* taken from numpy (its SIMD versions may differ from the C
-  library in the last bit): they are ``math.log``/``math.exp`` mapped over plain floats;
+  library in the last bit): they are the C library's, through the compiled kernel
+  (:func:`evalfw.bleu.native.log`), or ``math.log``/``math.exp`` mapped over plain floats;
 - the sum of log precisions is a left-to-right sum up to Python 3.11; from 3.12 on the built-in
   ``sum`` compensates rounding, so there the exact built-in is mapped over the rows.
 
@@ -15,12 +16,12 @@ Anything else (plugins, subclasses, weights, a fractional add-k value) takes the
 
 from __future__ import annotations
 
-import math
 import sys
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from evalfw.bleu import native
 from evalfw.bleu.result import BleuScore
 from evalfw.builtin.brevity import Closest, ClosestFirst, Shortest
 from evalfw.builtin.sacrebleu_family import LOG_ZERO, AddK, Exp, Floor, NoSmoothing, SacreMean
@@ -56,7 +57,7 @@ def penalties(hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     which = np.flatnonzero(short & (hyp_len > 0))
     if len(which):
         arg = 1 - ref_len[which] / hyp_len[which]
-        bp[which] = list(map(math.exp, arg.tolist()))
+        bp[which] = native.exp(arg)
     return bp
 
 
@@ -111,7 +112,7 @@ def scores(spec: BleuSpec, prec: np.ndarray, correct: np.ndarray, total: np.ndar
         eff = np.where(reached > 0, reached, order)
     logs = np.full(prec.shape, float(LOG_ZERO))
     pos = prec > 0
-    logs[pos] = list(map(math.log, prec[pos].tolist()))
+    logs[pos] = native.log(prec[pos])
     log_lists = None
     if not _PLAIN_SUM:  # the very objects the scalar code sums: int LOG_ZERO, float logs
         log_lists = [[lg if p > 0 else LOG_ZERO for lg, p in zip(lr, pr)]
@@ -119,7 +120,7 @@ def scores(spec: BleuSpec, prec: np.ndarray, correct: np.ndarray, total: np.ndar
     mean = _log_sum(logs, eff, log_lists) / eff
     out = np.zeros(n_seg)
     rows = np.flatnonzero(matched)
-    out[rows] = bp[rows] * np.array(list(map(math.exp, mean[rows].tolist())), dtype=float)
+    out[rows] = bp[rows] * native.exp(mean[rows])
     return out
 
 

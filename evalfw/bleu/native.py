@@ -8,6 +8,7 @@ evalfw counts with numpy: same numbers, slower.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Hashable, Sequence
 from types import ModuleType
@@ -89,3 +90,20 @@ class NativeTables:
             assert tables is not None  # the kernel accepted these texts, so numpy does too
             self._numpy = tables
         return self._numpy.count(hypotheses)
+
+
+def log(values: np.ndarray) -> np.ndarray:
+    """``math.log`` of every (finite, positive) value, bit for bit: the kernel calls the same C
+    library function; without the kernel, ``math.log`` itself is mapped."""
+    k = kernel()
+    if k is None:
+        return np.array(list(map(math.log, values.tolist())), dtype=np.float64)
+    return np.frombuffer(k.log(np.ascontiguousarray(values, dtype=np.float64)), np.float64)
+
+
+def exp(values: np.ndarray) -> np.ndarray:
+    """``math.exp`` of every (finite) value, bit for bit (see :func:`log`)."""
+    k = kernel()
+    if k is None:
+        return np.array(list(map(math.exp, values.tolist())), dtype=np.float64)
+    return np.frombuffer(k.exp(np.ascontiguousarray(values, dtype=np.float64)), np.float64)
