@@ -166,3 +166,73 @@ def test_log_and_exp_are_math_log_and_exp_bit_for_bit(switch: str, monkeypatch) 
     if switch == "1" and KERNEL is not None:
         with pytest.raises(ValueError):
             native.log(np.array([1.0, 0.0]))
+
+
+class Word(str):
+    """A str subclass: the kernel leaves it to numpy (Python's own == and hash)."""
+
+
+def random_tokens(rng: random.Random, words: list[str]) -> list:
+    out: list = [rng.choice(words) for _ in range(rng.randint(0, 20))]
+    if out and rng.random() < 0.1:
+        out[rng.randrange(len(out))] = ""  # empty tokens are tokens in the list path
+    return out
+
+
+@needs_kernel
+def test_token_lists_equal_numpy_including_missing_references() -> None:
+    rng = random.Random("lists")
+    compared = fallbacks = 0
+    for _ in range(300):
+        words = rng.choice(ALPHABETS) + ["a b", "\n", " "]  # whitespace inside a token is fine
+        n = rng.randint(1, 25)
+        width = rng.randint(1, 3)
+        streams = [[random_tokens(rng, words) if k == 0 or rng.random() < 0.8 else None
+                    for _ in range(n)] for k in range(width)]
+        order = rng.randint(1, 6)
+        fast = NativeTables.from_lists(streams, order)
+        slow = NgramTables(streams, order)
+        assert fast is not None
+        assert fast.ref_lens.tolist() == slow.ref_lens.tolist()
+        # the caller's lists may change afterwards: a fallback count uses a snapshot
+        for stream in streams:
+            for tokens in stream:
+                if tokens:
+                    tokens[0] = "changed"
+        for _ in range(3):
+            hyps = [random_tokens(rng, words) for _ in range(n)]
+            if rng.random() < 0.2:  # a str subclass or another type: counted by numpy
+                hyps[rng.randrange(n)] = [Word("a"), rng.choice(words)] if rng.random() < 0.5 \
+                    else [1, "a"]
+                fallbacks += 1
+            got, want = fast.count(hyps), slow.count(hyps)
+            assert got[0].tolist() == want[0].tolist()
+            assert got[1].tolist() == want[1].tolist()
+            compared += 1
+    assert compared == 900 and fallbacks > 50
+
+
+@needs_kernel
+def test_references_that_are_not_plain_str_take_numpy() -> None:
+    assert NativeTables.from_lists([[["a", 1]]], 4) is None
+    assert NativeTables.from_lists([[[Word("a")]]], 4) is None
+    assert NativeTables.from_lists([[("a", "b")]], 4) is not None  # tuples are sequences
+
+
+@needs_kernel
+def test_joined_index_counts_token_lists_too() -> None:
+    tables = NativeTables.build([joined(["a b c", "d e"])], 2, 4, "word")
+    assert tables is not None
+    hyp_len, matches = tables.count([["a", "b", "x"], ["d", "e"]])
+    assert hyp_len.tolist() == [3, 2] and matches.tolist() == [[2, 1, 0, 0], [2, 1, 0, 0]]
+
+
+@needs_kernel
+def test_an_index_of_token_lists_gives_its_tokens_back() -> None:
+    streams = [[["a", "bé", "\U0001f600x", ""], [], ["x", "y", "x"]],
+               [["a", "b", "a"], None, ["中", "中文"]]]
+    index = KERNEL.Index.from_lists(streams, 3, 4)
+    assert index.tokens() == streams
+    assert KERNEL.Index.from_lists([[[]], [None]], 1, 2).tokens() == [[[]], [None]]
+    with pytest.raises(ValueError):
+        KERNEL.Index(["\n"], 0, 4, False).tokens()

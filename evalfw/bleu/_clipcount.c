@@ -116,11 +116,12 @@ static size_t table_size(size_t items) {
 typedef struct {
     PyObject_HEAD
     Py_ssize_t lines, nrefs;
-    int max_order, chars;
+    int max_order, chars, lists;
     PyObject *ref_lens;               /* bytes: int64 [lines][nrefs] */
     char *blocks;                     /* the segments' blocks, one after the other */
     int64_t *block_at;                /* lines + 1 offsets into blocks */
     int32_t *scratch;                 /* one counter per n-gram slot of the largest block */
+    int32_t *seq;                     /* token lists only: every reference token's local id */
 } Index;
 
 static inline const Head *block(const Index *ix, Py_ssize_t s) {
@@ -172,8 +173,67 @@ static inline void touch_block(const Index *ix, Py_ssize_t s) {
 
 static void Index_dealloc(Index *ix) {
     PyMem_Free(ix->blocks); PyMem_Free(ix->block_at); PyMem_Free(ix->scratch);
+    PyMem_Free(ix->seq);
     Py_XDECREF(ix->ref_lens);
     Py_TYPE(ix)->tp_free((PyObject *)ix);
+}
+
+/* Tokens given as a sequence of str (the list path). A token stored as UCS4 is used in place;
+ * others are widened into ``buf``, whose final address is only known once the segment is
+ * complete, so their spans get ``fix`` entries (span index, offset) resolved by fix_spans. */
+typedef struct { size_t span, off; } Fix;
+
+static int list_tokens(PyObject *tokens, Vec *spans, Vec *buf, Vec *fix, Vec *keep) {
+    PyObject *fast = PySequence_Fast(tokens, "a token list must be a sequence of str");
+    if (!fast) return -1;
+    if (vec_reserve(keep, 1) < 0) { Py_DECREF(fast); return -1; }
+    VEC(*keep, PyObject *)[keep->n++] = fast;   /* its items must outlive the spans */
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    if (vec_reserve(spans, (size_t)n) < 0 || vec_reserve(fix, (size_t)n) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *tok = items[i];
+        if (!PyUnicode_CheckExact(tok)) {   /* other types compare by their own __eq__ */
+            PyErr_SetString(PyExc_TypeError, "tokens must be str");
+            return -1;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(tok);
+        int kind = PyUnicode_KIND(tok);
+        const void *data = PyUnicode_DATA(tok);
+        Span *sp = &VEC(*spans, Span)[spans->n];
+        uint64_t h = 0xcbf29ce484222325ULL;
+        if (kind == PyUnicode_4BYTE_KIND) {
+            sp->p = (const Py_UCS4 *)data;
+            for (Py_ssize_t q = 0; q < len; q++) h = (h ^ sp->p[q]) * 0x100000001b3ULL;
+        } else {
+            if (vec_reserve(buf, (size_t)len) < 0) return -1;
+            Py_UCS4 *dst = VEC(*buf, Py_UCS4) + buf->n;
+            for (Py_ssize_t q = 0; q < len; q++) {
+                dst[q] = PyUnicode_READ(kind, data, q);
+                h = (h ^ dst[q]) * 0x100000001b3ULL;
+            }
+            Fix *f = &VEC(*fix, Fix)[fix->n++];
+            f->span = spans->n; f->off = buf->n;
+            buf->n += (size_t)len;
+            sp->p = NULL;
+        }
+        sp->len = len; sp->hash = mix(h);
+        spans->n++;
+    }
+    return 0;
+}
+
+static void fix_spans(Vec *spans, const Vec *buf, Vec *fix) {
+    for (size_t i = 0; i < fix->n; i++) {
+        const Fix *f = &VEC(*fix, Fix)[i];
+        VEC(*spans, Span)[f->span].p = VEC(*buf, Py_UCS4) + f->off;
+    }
+    fix->n = 0;
+}
+
+static void release(Vec *keep) {
+    for (size_t i = 0; i < keep->n; i++) Py_DECREF(VEC(*keep, PyObject *)[i]);
+    keep->n = 0;
 }
 
 /* Scratch space for building blocks, reused from segment to segment. */
@@ -231,7 +291,7 @@ static int build_segment(Index *ix, Vec *blocks, size_t *max_esize, const Py_ssi
     }
     size_t base = 0;
     for (Py_ssize_t r = 0; r < ix->nrefs; r++) {              /* n-grams: max count per ref */
-        Py_ssize_t len = ref_n[r];
+        Py_ssize_t len = ref_n[r] < 0 ? 0 : ref_n[r];   /* -1: no such reference */
         for (Py_ssize_t i = 0; i < len; i++) {
             int32_t parent = -1;
             for (int n = 1; n <= N && i + n <= len; n++) {
@@ -309,57 +369,81 @@ static PyObject *malformed(void) {
     return NULL;
 }
 
-/* Index(texts, lines, max_order, chars) */
-static PyObject *Index_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    PyObject *seq; Py_ssize_t lines; int max_order, chars;
-    static char *names[] = {"texts", "lines", "max_order", "chars", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Onip", names, &seq, &lines, &max_order, &chars))
-        return NULL;
+/* The index of reference streams: joined texts (lists=0) or sequences of token lists, an item
+ * None standing for a missing reference (lists=1). */
+static PyObject *index_build(PyTypeObject *type, PyObject *seq, Py_ssize_t lines, int max_order,
+                             int chars, int lists) {
     if (lines < 0 || max_order < 1 || max_order > 1000) {
         PyErr_SetString(PyExc_ValueError, "lines must be >= 0 and max_order in 1..1000");
         return NULL;
     }
-    PyObject *fast = PySequence_Fast(seq, "texts must be a sequence of str");
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of reference streams");
     if (!fast) return NULL;
     Py_ssize_t nrefs = PySequence_Fast_GET_SIZE(fast);
     Index *ix = (Index *)type->tp_alloc(type, 0);
     Text *texts = PyMem_Calloc((size_t)nrefs + 1, sizeof(Text));
+    PyObject **streams = PyMem_Calloc((size_t)nrefs + 1, sizeof(PyObject *));
     Py_ssize_t *pos = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t));
     Py_ssize_t *ref_n = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t));
     Build b = {VEC_INIT(Span), VEC_INIT(int32_t), VEC_INIT(Span *), VEC_INIT(int32_t),
                VEC_INIT(Ent), VEC_INIT(int32_t), VEC_INIT(int32_t), VEC_INIT(int32_t)};
-    Vec blocks = VEC_INIT(char);
+    Vec blocks = VEC_INIT(char), buf = VEC_INIT(Py_UCS4), fix = VEC_INIT(Fix);
+    Vec keep = VEC_INIT(PyObject *), sequence = VEC_INIT(int32_t);
     size_t max_esize = 0;
-    if (!ix || !texts || !pos || !ref_n) { if (ix) PyErr_NoMemory(); goto fail; }
+    if (!ix || !texts || !streams || !pos || !ref_n) { if (ix) PyErr_NoMemory(); goto fail; }
     ix->lines = lines; ix->nrefs = nrefs; ix->max_order = max_order; ix->chars = chars;
+    ix->lists = lists;
     ix->ref_lens = PyBytes_FromStringAndSize(NULL, lines * nrefs * (Py_ssize_t)sizeof(int64_t));
     if (!ix->ref_lens) goto fail;
     int64_t *ref_lens = (int64_t *)PyBytes_AS_STRING(ix->ref_lens);
     ix->block_at = PyMem_Calloc((size_t)lines + 1, sizeof(int64_t));
     if (!ix->block_at) { PyErr_NoMemory(); goto fail; }
     for (Py_ssize_t r = 0; r < nrefs; r++) {
-        if (text_of(PySequence_Fast_GET_ITEM(fast, r), &texts[r]) < 0) goto fail;
-        if (!check_start(&texts[r])) { malformed(); goto fail; }
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, r);
+        if (lists) {
+            streams[r] = PySequence_Fast(item, "a reference stream must be a sequence");
+            if (!streams[r]) goto fail;
+            if (PySequence_Fast_GET_SIZE(streams[r]) != lines) { malformed(); goto fail; }
+        } else {
+            if (text_of(item, &texts[r]) < 0) goto fail;
+            if (!check_start(&texts[r])) { malformed(); goto fail; }
+        }
     }
     for (Py_ssize_t s = 0; s < lines; s++) {
-        b.spans.n = 0;
+        b.spans.n = 0; buf.n = 0;
         for (Py_ssize_t r = 0; r < nrefs; r++) {
-            Py_ssize_t end = line_end(&texts[r], pos[r] + 1);
-            if (end < 0) { malformed(); goto fail; }
             size_t before = b.spans.n;
-            if (split_line(&texts[r], pos[r] + 1, end, chars, &b.spans) < 0) goto fail;
-            ref_n[r] = (Py_ssize_t)(b.spans.n - before);
-            ref_lens[s * nrefs + r] = ref_n[r];
-            pos[r] = end;
+            if (lists) {
+                PyObject *tokens = PySequence_Fast_GET_ITEM(streams[r], s);
+                if (tokens == Py_None) {
+                    ref_n[r] = ref_lens[s * nrefs + r] = -1;
+                    continue;
+                }
+                if (list_tokens(tokens, &b.spans, &buf, &fix, &keep) < 0) goto fail;
+            } else {
+                Py_ssize_t end = line_end(&texts[r], pos[r] + 1);
+                if (end < 0) { malformed(); goto fail; }
+                if (split_line(&texts[r], pos[r] + 1, end, chars, &b.spans) < 0) goto fail;
+                pos[r] = end;
+            }
+            ref_n[r] = ref_lens[s * nrefs + r] = (Py_ssize_t)(b.spans.n - before);
         }
+        fix_spans(&b.spans, &buf, &fix);
         ix->block_at[s] = (int64_t)blocks.n;
         if (build_segment(ix, &blocks, &max_esize, ref_n, &b) < 0) goto fail;
+        release(&keep);
+        if (lists) {   /* the token sequences, for tokens() */
+            if (vec_reserve(&sequence, b.spans.n) < 0) goto fail;
+            memcpy(VEC(sequence, int32_t) + sequence.n, b.ids.p, b.spans.n * sizeof(int32_t));
+            sequence.n += b.spans.n;
+        }
     }
-    for (Py_ssize_t r = 0; r < nrefs; r++)
+    for (Py_ssize_t r = 0; !lists && r < nrefs; r++)
         if (pos[r] != texts[r].len - 1) { malformed(); goto fail; }
     ix->block_at[lines] = (int64_t)blocks.n;
     ix->blocks = blocks.p;
     blocks.p = NULL;
+    if (lists) { ix->seq = VEC(sequence, int32_t); sequence.p = NULL; }
     ix->scratch = PyMem_Calloc(max_esize + 1, sizeof(int32_t));
     if (!ix->scratch) { PyErr_NoMemory(); goto fail; }
     goto done;
@@ -367,69 +451,175 @@ fail:
     Py_XDECREF((PyObject *)ix);
     ix = NULL;
 done:
-    for (Py_ssize_t r = 0; texts && r < nrefs; r++) text_free(&texts[r]);
+    release(&keep);
+    for (Py_ssize_t r = 0; texts && streams && r < nrefs; r++) {
+        text_free(&texts[r]);
+        Py_XDECREF(streams[r]);
+    }
     build_free(&b);
-    PyMem_Free(blocks.p); PyMem_Free(texts); PyMem_Free(pos); PyMem_Free(ref_n);
+    PyMem_Free(blocks.p); PyMem_Free(buf.p); PyMem_Free(fix.p); PyMem_Free(keep.p);
+    PyMem_Free(sequence.p);
+    PyMem_Free(texts); PyMem_Free(streams); PyMem_Free(pos); PyMem_Free(ref_n);
     Py_DECREF(fast);
     return (PyObject *)ix;
 }
 
-/* count(text, lines) -> (hyp_len bytes int64 [lines], matches bytes int64 [lines][max_order]) */
-static PyObject *Index_count(Index *ix, PyObject *args) {
-    PyObject *obj; Py_ssize_t lines;
-    if (!PyArg_ParseTuple(args, "Un", &obj, &lines)) return NULL;
+/* Index(texts, lines, max_order, chars): joined token texts */
+static PyObject *Index_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *seq; Py_ssize_t lines; int max_order, chars;
+    static char *names[] = {"texts", "lines", "max_order", "chars", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Onip", names, &seq, &lines, &max_order, &chars))
+        return NULL;
+    return index_build(type, seq, lines, max_order, chars, 0);
+}
+
+/* Index.from_lists(streams, lines, max_order): token lists of str, None = no reference */
+static PyObject *Index_from_lists(PyObject *cls, PyObject *args) {
+    PyObject *seq; Py_ssize_t lines; int max_order;
+    if (!PyArg_ParseTuple(args, "Oni", &seq, &lines, &max_order)) return NULL;
+    return index_build((PyTypeObject *)cls, seq, lines, max_order, 0, 1);
+}
+
+/* Clipped matches of segment ``s``'s hypothesis tokens ``sp[0..len)`` into ``row``. */
+static int count_segment(const Index *ix, Py_ssize_t s, const Span *sp, Py_ssize_t len,
+                         Vec *ids, int64_t *row) {
+    const Head *h = block(ix, s);
+    if (!len || !h->esize) return 0;
+    touch_block(ix, s);
+    if (vec_reserve(ids, (size_t)len) < 0) return -1;
+    int32_t *id = VEC(*ids, int32_t), *cnt = ix->scratch;
+    int N = ix->max_order;
+    for (Py_ssize_t i = 0; i < len; i++) id[i] = find_tok(h, &sp[i]);
+    const ESlot *es = ESLOTS(h);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int32_t parent = -1;
+        for (int n = 1; n <= N && i + n <= len; n++) {
+            int32_t tok = id[i + n - 1];
+            if (tok < 0) break;
+            int32_t e = find_ent(h, parent, tok);
+            if (e < 0) break;
+            if (++cnt[e] <= es[e].refmax) row[n - 1]++;
+            parent = e;
+        }
+    }
+    memset(cnt, 0, h->esize * sizeof(int32_t));
+    return 0;
+}
+
+/* count(hypotheses, lines) -> (hyp_len bytes int64 [lines], matches bytes int64
+ * [lines][max_order]); hypotheses: a joined text, or with lists=True a sequence of token
+ * lists of str */
+static PyObject *Index_count(Index *ix, PyObject *args, PyObject *kw) {
+    PyObject *obj; Py_ssize_t lines; int lists = 0;
+    static char *names[] = {"hypotheses", "lines", "lists", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|p", names, &obj, &lines, &lists))
+        return NULL;
     if (lines != ix->lines) return malformed();
-    Text t;
-    if (text_of(obj, &t) < 0) return NULL;
+    Text t = {NULL, 0, NULL};
+    PyObject *hyps = NULL;
+    if (lists) {
+        hyps = PySequence_Fast(obj, "hypotheses must be a sequence of token lists");
+        if (!hyps) return NULL;
+        if (PySequence_Fast_GET_SIZE(hyps) != lines) { Py_DECREF(hyps); return malformed(); }
+    } else if (text_of(obj, &t) < 0) {
+        return NULL;
+    }
     int N = ix->max_order;
     PyObject *hyp_len = PyBytes_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int64_t));
     PyObject *matches = PyBytes_FromStringAndSize(NULL, lines * N * (Py_ssize_t)sizeof(int64_t));
     PyObject *out = NULL;
-    Vec spans = VEC_INIT(Span), ids = VEC_INIT(int32_t);
+    Vec spans = VEC_INIT(Span), ids = VEC_INIT(int32_t), buf = VEC_INIT(Py_UCS4);
+    Vec fix = VEC_INIT(Fix), keep = VEC_INIT(PyObject *);
     if (!hyp_len || !matches) goto done;
-    if (!check_start(&t)) { malformed(); goto done; }
+    if (!lists && !check_start(&t)) { malformed(); goto done; }
     int64_t *hl = (int64_t *)PyBytes_AS_STRING(hyp_len);
     int64_t *m = (int64_t *)PyBytes_AS_STRING(matches);
     memset(m, 0, (size_t)(lines * N) * sizeof(int64_t));
-    int32_t *cnt = ix->scratch;
     Py_ssize_t pos = 0;
     for (Py_ssize_t s = 0; s < lines; s++) {
-        Py_ssize_t end = line_end(&t, pos + 1);
-        if (end < 0) { malformed(); goto done; }
         spans.n = 0;
-        if (split_line(&t, pos + 1, end, ix->chars, &spans) < 0) goto done;
-        pos = end;
-        Py_ssize_t len = (Py_ssize_t)spans.n;
-        hl[s] = len;
-        const Head *h = block(ix, s);
-        if (!len || !h->esize) continue;
-        touch_block(ix, s);
-        if (vec_reserve(&ids, spans.n) < 0) goto done;
-        int32_t *id = VEC(ids, int32_t);
-        const Span *sp = VEC(spans, Span);
-        for (Py_ssize_t i = 0; i < len; i++) id[i] = find_tok(h, &sp[i]);
-        const ESlot *es = ESLOTS(h);
-        int64_t *row = m + s * N;
-        for (Py_ssize_t i = 0; i < len; i++) {
-            int32_t parent = -1;
-            for (int n = 1; n <= N && i + n <= len; n++) {
-                int32_t tok = id[i + n - 1];
-                if (tok < 0) break;
-                int32_t e = find_ent(h, parent, tok);
-                if (e < 0) break;
-                if (++cnt[e] <= es[e].refmax) row[n - 1]++;
-                parent = e;
-            }
+        if (lists) {
+            buf.n = 0;
+            if (list_tokens(PySequence_Fast_GET_ITEM(hyps, s), &spans, &buf, &fix, &keep) < 0)
+                goto done;
+            fix_spans(&spans, &buf, &fix);
+        } else {
+            Py_ssize_t end = line_end(&t, pos + 1);
+            if (end < 0) { malformed(); goto done; }
+            if (split_line(&t, pos + 1, end, ix->chars, &spans) < 0) goto done;
+            pos = end;
         }
-        memset(cnt, 0, h->esize * sizeof(int32_t));
+        hl[s] = (int64_t)spans.n;
+        if (count_segment(ix, s, VEC(spans, Span), (Py_ssize_t)spans.n, &ids, m + s * N) < 0)
+            goto done;
+        release(&keep);
     }
-    if (pos != t.len - 1) { malformed(); goto done; }
+    if (!lists && pos != t.len - 1) { malformed(); goto done; }
     out = PyTuple_Pack(2, hyp_len, matches);
 done:
+    release(&keep);
     text_free(&t);
-    PyMem_Free(spans.p); PyMem_Free(ids.p);
+    Py_XDECREF(hyps);
+    PyMem_Free(spans.p); PyMem_Free(ids.p); PyMem_Free(buf.p); PyMem_Free(fix.p);
+    PyMem_Free(keep.p);
     Py_XDECREF(hyp_len); Py_XDECREF(matches);
     return out;
+}
+
+/* tokens() -> the reference token lists an index of token lists was built from, as new str
+ * objects (a snapshot taken at build time; None for a missing reference). */
+static PyObject *Index_tokens(Index *ix, PyObject *unused) {
+    (void)unused;
+    if (!ix->lists) {
+        PyErr_SetString(PyExc_ValueError, "only an index of token lists keeps its tokens");
+        return NULL;
+    }
+    const int64_t *ref_lens = (const int64_t *)PyBytes_AS_STRING(ix->ref_lens);
+    PyObject *out = PyList_New(ix->nrefs);
+    int32_t *slot_of = NULL;
+    size_t cap = 0, at = 0;
+    if (!out) return NULL;
+    for (Py_ssize_t r = 0; r < ix->nrefs; r++) {
+        PyObject *stream = PyList_New(ix->lines);
+        if (!stream) goto fail;
+        PyList_SET_ITEM(out, r, stream);
+    }
+    for (Py_ssize_t s = 0; s < ix->lines; s++) {
+        const Head *h = block(ix, s);
+        const TSlot *ts = TSLOTS(h);
+        if (h->tsize > cap) {
+            int32_t *p = PyMem_Realloc(slot_of, h->tsize * sizeof(int32_t));
+            if (!p) { PyErr_NoMemory(); goto fail; }
+            slot_of = p; cap = h->tsize;
+        }
+        for (uint32_t i = 0; i < h->tsize; i++)
+            if (ts[i].id) slot_of[ts[i].id - 1] = (int32_t)i;
+        for (Py_ssize_t r = 0; r < ix->nrefs; r++) {
+            int64_t n = ref_lens[s * ix->nrefs + r];
+            PyObject *item;
+            if (n < 0) {
+                item = Py_None; Py_INCREF(item);
+            } else {
+                item = PyList_New((Py_ssize_t)n);
+                if (!item) goto fail;
+                for (int64_t q = 0; q < n; q++) {
+                    const TSlot *k = &ts[slot_of[ix->seq[at++]]];
+                    PyObject *tok = PyUnicode_FromKindAndData(
+                        PyUnicode_4BYTE_KIND, k->len == 1 ? &k->c : CHARS(h) + k->c,
+                        (Py_ssize_t)k->len);
+                    if (!tok) { Py_DECREF(item); goto fail; }
+                    PyList_SET_ITEM(item, (Py_ssize_t)q, tok);
+                }
+            }
+            PyList_SET_ITEM(PyList_GET_ITEM(out, r), s, item);
+        }
+    }
+    PyMem_Free(slot_of);
+    return out;
+fail:
+    PyMem_Free(slot_of);
+    Py_DECREF(out);
+    return NULL;
 }
 
 static PyObject *Index_ref_lens(Index *ix, void *closure) {
@@ -478,8 +668,12 @@ static PyMethodDef module_methods[] = {
 };
 
 static PyMethodDef Index_methods[] = {
-    {"count", (PyCFunction)Index_count, METH_VARARGS,
-     "count(text, lines) -> (hyp_len, matches) as int64 bytes"},
+    {"count", (PyCFunction)(void (*)(void))Index_count, METH_VARARGS | METH_KEYWORDS,
+     "count(hypotheses, lines, lists=False) -> (hyp_len, matches) as int64 bytes"},
+    {"tokens", (PyCFunction)Index_tokens, METH_NOARGS,
+     "tokens() -> the reference token lists (str) of an index built from_lists"},
+    {"from_lists", (PyCFunction)Index_from_lists, METH_VARARGS | METH_CLASS,
+     "from_lists(streams, lines, max_order): index token lists of str (None: no reference)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,7 +12,7 @@ import math
 import os
 from collections.abc import Hashable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -45,16 +45,16 @@ class NativeTables:
     :class:`~evalfw.bleu.ngrams.NgramTables` (``ref_lens``, ``segments``, ``max_order``,
     ``count_joined``, ``count``)."""
 
-    def __init__(self, index: object, texts: Sequence[str], lines: int, max_order: int,
-                 unit: str) -> None:
+    def __init__(self, index: Any, lines: int, max_order: int, unit: str | None,
+                 source: tuple[Any, ...]) -> None:
         self._index = index
-        self._texts = tuple(texts)
-        self._unit = unit
+        self._unit = unit  # None: built from token lists
+        #: what numpy tables are built from if a count needs them (see ``_numpy_tables``)
+        self._source = source
         self._numpy: NgramTables | None = None
         self.segments = lines
         self.max_order = max_order
-        self.ref_lens = np.frombuffer(index.ref_lens, np.int64).reshape(  # type: ignore[attr-defined]
-            lines, len(self._texts))
+        self.ref_lens = np.frombuffer(index.ref_lens, np.int64).reshape(lines, len(source))
 
     @classmethod
     def build(cls, texts: Sequence[str], lines: int, max_order: int, unit: str
@@ -67,29 +67,61 @@ class NativeTables:
             index = k.Index(list(texts), lines, max_order, unit == "char")
         except ValueError:  # not ``lines`` lines: the caller takes the list path
             return None
-        return cls(index, texts, lines, max_order, unit)
+        return cls(index, lines, max_order, unit, tuple(texts))
+
+    @classmethod
+    def from_lists(cls, streams: Sequence[Sequence[Sequence[Hashable] | None]], max_order: int
+                   ) -> NativeTables | None:
+        """Index reference token lists (None: no such reference); None without the kernel or
+        when a token is not a plain ``str`` (other types keep Python's ``==``: numpy path)."""
+        k = kernel()
+        if k is None or not streams:
+            return None
+        lines = len(streams[0])
+        try:
+            index = k.Index.from_lists(streams, lines, max_order)
+        except (TypeError, ValueError):
+            return None
+        # The tokens for a fallback count come back from the kernel's own copy (index.tokens),
+        # so later changes to the caller's lists cannot reach it.
+        return cls(index, lines, max_order, None, (None,) * len(streams))
 
     def count_joined(self, text: str, lines: int, unit: str = "word"
                      ) -> tuple[np.ndarray, np.ndarray] | None:
         if unit != self._unit or lines != self.segments:
             return None
         try:
-            hyp_len, matches = self._index.count(text, lines)  # type: ignore[attr-defined]
+            counted = self._index.count(text, lines)
         except ValueError:
             return None
+        return self._arrays(counted, lines)
+
+    def count(self, hypotheses: Sequence[Sequence[Hashable]]) -> tuple[np.ndarray, np.ndarray]:
+        """Token lists; by the kernel when every token is a ``str`` (an index of joined texts
+        holds the same tokens), else by numpy tables of the same references."""
+        try:
+            return self._arrays(self._index.count(hypotheses, len(hypotheses), lists=True),
+                                len(hypotheses))
+        except (TypeError, ValueError):
+            return self._numpy_tables().count(hypotheses)
+
+    def _arrays(self, counted: tuple[bytes, bytes], lines: int) -> tuple[np.ndarray, np.ndarray]:
+        hyp_len, matches = counted
         return (np.frombuffer(hyp_len, np.int64),
                 np.frombuffer(matches, np.int64).reshape(lines, self.max_order))
 
-    def count(self, hypotheses: Sequence[Sequence[Hashable]]) -> tuple[np.ndarray, np.ndarray]:
-        """Token lists (the list path): counted by numpy tables of the same references."""
+    def _numpy_tables(self) -> NgramTables:
         if self._numpy is None:
             from evalfw.bleu.ngrams import NgramTables
 
-            tables = NgramTables.from_joined(self._texts, self.segments, self.max_order,
-                                             self._unit, native=False)
-            assert tables is not None  # the kernel accepted these texts, so numpy does too
-            self._numpy = tables
-        return self._numpy.count(hypotheses)
+            if self._unit is None:
+                self._numpy = NgramTables(self._index.tokens(), self.max_order)
+            else:
+                tables = NgramTables.from_joined(self._source, self.segments, self.max_order,
+                                                 self._unit, native=False)
+                assert isinstance(tables, NgramTables)  # the kernel accepted these texts
+                self._numpy = tables
+        return self._numpy
 
 
 def log(values: np.ndarray) -> np.ndarray:

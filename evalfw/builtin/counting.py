@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from evalfw.bleu.native import NativeTables
 from evalfw.bleu.ngrams import NgramTables, ngram_counts
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.components import NgramCounter
@@ -22,7 +23,7 @@ from evalfw.plugin import hookimpl
 class ClippedIndex(ReferenceIndex):
     """A test set's references as n-gram tables (see :mod:`evalfw.bleu.ngrams`)."""
 
-    def __init__(self, tables: NgramTables) -> None:
+    def __init__(self, tables: NgramTables | NativeTables) -> None:
         self.tables = tables
         self.ref_lens = tables.ref_lens
         self.segments = tables.segments
@@ -58,7 +59,8 @@ class Clipped(NgramCounter):
                     f"reference stream {k + 1} has {len(stream)} segments but stream 1 has {n_seg}; "
                     "every reference stream needs one line per segment"
                 )
-        return ClippedIndex(NgramTables(references, max_order))
+        native = NativeTables.from_lists(references, max_order)
+        return ClippedIndex(NgramTables(references, max_order) if native is None else native)
 
     def count(self, hypotheses: Sequence[Sequence[Hashable]], index: ReferenceIndex) -> SegmentStats:
         assert isinstance(index, ClippedIndex)
