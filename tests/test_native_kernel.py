@@ -236,3 +236,25 @@ def test_an_index_of_token_lists_gives_its_tokens_back() -> None:
     assert KERNEL.Index.from_lists([[[]], [None]], 1, 2).tokens() == [[[]], [None]]
     with pytest.raises(ValueError):
         KERNEL.Index(["\n"], 0, 4, False).tokens()
+
+
+@needs_kernel
+def test_a_record_counted_by_the_kernel_verifies_with_numpy(tmp_path, monkeypatch) -> None:
+    """Recomputing a stored run with the other counting code gives every number again; the
+    switch is named as a note, not as a difference."""
+    import shutil
+
+    from evalfw.records.verify import verify
+    from evalfw.runner.run import run_experiment
+
+    repo = Path(__file__).resolve().parents[1]
+    shutil.copytree(repo / "configs", tmp_path / "configs")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EVALFW_NATIVE", "1")
+    stored = run_experiment(str(tmp_path / "configs" / "wmt.yaml"), cache=False)
+    assert "compiled kernel" in stored.record["environment"]["counting"]
+    monkeypatch.setenv("EVALFW_NATIVE", "0")
+    verdict = verify(str(stored.path))
+    assert verdict.ok, verdict.problems
+    assert verdict.compared == 15
+    assert any("counting compiled kernel" in n and "numpy" in n for n in verdict.notes)

@@ -77,9 +77,9 @@ def _diff_versions(old: dict[str, Any], new: dict[str, Any], what: str) -> list[
 def compare_environment(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     oe, ne = old["environment"], new["environment"]
     out = _diff_versions(oe["packages"], ne["packages"], "package")
-    for key in ("python", "implementation"):
-        if oe[key] != ne[key]:
-            out.append(f"{key} {oe[key]} -> {ne[key]}")
+    for key in ("python", "implementation", "counting"):  # counting: absent in older records
+        if key in oe and oe[key] != ne.get(key):
+            out.append(f"{key} {oe[key]} -> {ne.get(key)}")
 
     def plugins(rec: dict[str, Any]) -> dict[str, str]:
         return {p["name"]: p.get("version") or p.get("sha256") or p["source"]
