@@ -157,6 +157,12 @@ def corpus_counts(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | Non
         ref_len = chosen_ref_len(spec, stats)
     n = spec.max_order
     last = spec.smoothing.needs_orders
+    if len(stats) == 1:  # one sentence: the row itself (numpy's sums cost more than scoring)
+        matches, totals = stats.matches[0].tolist(), stats.totals[0].tolist()
+        hyp_len = int(stats.hyp_len[0])
+        return Counts(tuple(matches[:n]), tuple(totals[:n]), hyp_len, int(ref_len[0]), 1,
+                      tuple(matches[:last]) if last else (), tuple(totals[:last]) if last else (),
+                      hyp_len)
     return Counts(
         matches=tuple(stats.matches[:, :n].sum(axis=0).tolist()),
         totals=tuple(stats.totals[:, :n].sum(axis=0).tolist()),

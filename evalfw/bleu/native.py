@@ -8,6 +8,7 @@ evalfw counts with numpy: same numbers, slower.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Hashable, Sequence
@@ -21,9 +22,15 @@ if TYPE_CHECKING:
 
 
 def kernel() -> ModuleType | None:
-    """The compiled module, or None (not built, or switched off with ``EVALFW_NATIVE=0``)."""
+    """The compiled module, or None (not built, or switched off with ``EVALFW_NATIVE=0``).
+    The switch is read on every call, so tests and users can flip it at any time."""
     if os.environ.get("EVALFW_NATIVE", "1") == "0":
         return None
+    return _load()
+
+
+@functools.cache
+def _load() -> ModuleType | None:
     try:
         from evalfw.bleu import _clipcount
     except ImportError:

@@ -13,6 +13,7 @@ are shorthands for options of the chosen mean or smoother.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -75,6 +76,9 @@ class BleuSpec:
 
     def signature(self, nrefs: int | str) -> str:
         """evalfw's signature: every score-affecting choice with component versions."""
+        return _signature(self, nrefs)
+
+    def _text(self, nrefs: int | str) -> str:
         parts = [f"preset:{self.preset.name}"]
         parts += [f"{label}:{getattr(self, key).describe()}" for key, (_, label)
                   in COMPONENT_KEYS.items()]
@@ -97,6 +101,13 @@ class BleuSpec:
         out.update(max_order=self.max_order, lowercase=self.lowercase,
                    weights=[list(w) for w in self.weights] if self.weights else None)
         return out
+
+
+@functools.lru_cache(maxsize=256)
+def _signature(spec: BleuSpec, nrefs: int | str) -> str:
+    # A spec's components and options are immutable (specs hash by identity), so the text
+    # depends on nrefs only; scoring one sentence per call would otherwise rebuild it each time.
+    return spec._text(nrefs)
 
 
 def _as_choice(value: Any, where: str) -> dict[str, Any]:
