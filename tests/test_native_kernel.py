@@ -258,3 +258,19 @@ def test_a_record_counted_by_the_kernel_verifies_with_numpy(tmp_path, monkeypatc
     assert verdict.ok, verdict.problems
     assert verdict.compared == 15
     assert any("counting compiled kernel" in n and "numpy" in n for n in verdict.notes)
+
+
+@needs_kernel
+@pytest.mark.parametrize("unit", ["word", "char"])
+def test_a_joined_index_counts_other_token_types_through_numpy(unit: str) -> None:
+    # "\x00" makes numpy's own joined reader decline the text; the kernel takes it
+    refs = [joined(["a b\x00 c", "d e"]), joined(["a x", "\x00"])]
+    tables = NativeTables.build(refs, 2, 4, unit)
+    assert tables is not None
+    hyps = [[Word("a"), "b\x00", "c"], ["d", 1]] if unit == "word" else [["a", Word("b")], ["d"]]
+    lists = [[stream_line.split() if unit == "word" else
+              [c for c in stream_line if not c.isspace()]
+              for stream_line in ref.split("\n")[1:-1]] for ref in refs]
+    want = NgramTables(lists, 4).count(hyps)
+    got = tables.count(hyps)
+    assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()

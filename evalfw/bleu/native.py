@@ -122,13 +122,20 @@ class NativeTables:
             from evalfw.bleu.ngrams import NgramTables
 
             if self._unit is None:
-                self._numpy = NgramTables(self._index.tokens(), self.max_order)
-            else:
-                tables = NgramTables.from_joined(self._source, self.segments, self.max_order,
-                                                 self._unit, native=False)
-                assert isinstance(tables, NgramTables)  # the kernel accepted these texts
-                self._numpy = tables
+                streams = self._index.tokens()
+            else:  # the tokens of the joined texts (numpy's own joined reader may decline some)
+                streams = [_joined_tokens(text, self._unit) for text in self._source]
+            self._numpy = NgramTables(streams, self.max_order)
         return self._numpy
+
+
+def _joined_tokens(text: str, unit: str) -> list[list[str]]:
+    """The token lists of a joined text: whitespace-separated words, or with ``unit="char"``
+    every non-whitespace character."""
+    lines = text.split("\n")[1:-1]
+    if unit == "char":
+        return [[c for c in line if not c.isspace()] for line in lines]
+    return [line.split() for line in lines]
 
 
 def log(values: np.ndarray) -> np.ndarray:
