@@ -185,6 +185,7 @@ static void Index_dealloc(Index *ix) {
  * others are widened into ``buf``, whose final address is only known once the segment is
  * complete, so their spans get ``fix`` entries (span index, offset) resolved by fix_spans. */
 typedef struct { size_t span, off; } Fix;
+static const Py_UCS4 NO_CHARS[1] = {0};
 
 static int list_tokens(PyObject *tokens, Vec *spans, Vec *buf, Vec *fix, Vec *keep) {
     PyObject *fast = PySequence_Fast(tokens, "a token list must be a sequence of str");
@@ -205,7 +206,9 @@ static int list_tokens(PyObject *tokens, Vec *spans, Vec *buf, Vec *fix, Vec *ke
         const void *data = PyUnicode_DATA(tok);
         Span *sp = &VEC(*spans, Span)[spans->n];
         uint64_t h = 0xcbf29ce484222325ULL;
-        if (kind == PyUnicode_4BYTE_KIND) {
+        if (len == 0) {
+            sp->p = NO_CHARS;   /* an empty token: a valid address for a 0-byte compare */
+        } else if (kind == PyUnicode_4BYTE_KIND) {
             sp->p = (const Py_UCS4 *)data;
             for (Py_ssize_t q = 0; q < len; q++) h = (h ^ sp->p[q]) * 0x100000001b3ULL;
         } else {
