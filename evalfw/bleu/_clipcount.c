@@ -67,6 +67,27 @@ static int text_of(PyObject *o, Text *t) {
 
 static void text_free(Text *t) { PyMem_Free(t->owned); t->owned = NULL; }
 
+/* text_of for a hypothesis text, widened into ``*buf`` (kept by the index and reused from call
+ * to call): a fresh buffer of several MB per file would be fresh pages, and the page faults
+ * cost more than the copy. */
+static int text_into(PyObject *o, Text *t, Py_UCS4 **buf, Py_ssize_t *cap) {
+    t->owned = NULL;
+    if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "expected str"); return -1; }
+    t->len = PyUnicode_GET_LENGTH(o);
+    if (PyUnicode_KIND(o) == PyUnicode_4BYTE_KIND) {
+        t->s = (const Py_UCS4 *)PyUnicode_DATA(o);
+        return 0;
+    }
+    if (t->len + 1 > *cap) {
+        Py_UCS4 *p = PyMem_Realloc(*buf, (size_t)(t->len + 1) * sizeof(Py_UCS4));
+        if (!p) { PyErr_NoMemory(); return -1; }
+        *buf = p; *cap = t->len + 1;
+    }
+    if (!PyUnicode_AsUCS4(o, *buf, *cap, 0)) return -1;
+    t->s = *buf;
+    return 0;
+}
+
 /* The position of the "\n" ending the line that starts at ``pos``, or -1. */
 static Py_ssize_t line_end(const Text *t, Py_ssize_t pos) {
     for (Py_ssize_t i = pos; i < t->len; i++)
@@ -125,6 +146,8 @@ typedef struct {
     int64_t *block_at;                /* lines + 1 offsets into blocks */
     int32_t *scratch;                 /* one counter per n-gram slot of the largest block */
     int32_t *seq;                     /* token lists only: every reference token's local id */
+    Py_UCS4 *tbuf;                    /* a hypothesis text widened to UCS4 (see text_into) */
+    Py_ssize_t tcap;
 } Index;
 
 static inline const Head *block(const Index *ix, Py_ssize_t s) {
@@ -176,7 +199,7 @@ static inline void touch_block(const Index *ix, Py_ssize_t s) {
 
 static void Index_dealloc(Index *ix) {
     PyMem_Free(ix->blocks); PyMem_Free(ix->block_at); PyMem_Free(ix->scratch);
-    PyMem_Free(ix->seq);
+    PyMem_Free(ix->seq); PyMem_Free(ix->tbuf);
     Py_XDECREF(ix->ref_lens);
     Py_TYPE(ix)->tp_free((PyObject *)ix);
 }
@@ -527,7 +550,7 @@ static PyObject *Index_count(Index *ix, PyObject *args, PyObject *kw) {
         hyps = PySequence_Fast(obj, "hypotheses must be a sequence of token lists");
         if (!hyps) return NULL;
         if (PySequence_Fast_GET_SIZE(hyps) != lines) { Py_DECREF(hyps); return malformed(); }
-    } else if (text_of(obj, &t) < 0) {
+    } else if (text_into(obj, &t, &ix->tbuf, &ix->tcap) < 0) {
         return NULL;
     }
     int N = ix->max_order;
