@@ -22,6 +22,7 @@ from tokenizer_support import WHITESPACE as _ALL_SPACE  # noqa: E402
 from evalfw.bleu import native  # noqa: E402
 from evalfw.bleu.native import NativeTables  # noqa: E402
 from evalfw.bleu.ngrams import NgramTables  # noqa: E402
+from evalfw.builtin.counting import Clipped  # noqa: E402
 
 #: a line never holds "\n" (it separates the lines of a joined text)
 WHITESPACE = [c for c in _ALL_SPACE if c != "\n"]
@@ -56,7 +57,7 @@ def joined(lines: list[str]) -> str:
 
 def both(refs: list[str], lines: int, order: int, unit: str):
     fast = NativeTables.build(refs, lines, order, unit)
-    slow = NgramTables.from_joined(refs, lines, order, unit, native=False)
+    slow = NgramTables.from_joined(refs, lines, order, unit)
     return fast, slow
 
 
@@ -122,8 +123,8 @@ def test_switch_off_with_environment(monkeypatch) -> None:
     monkeypatch.setenv("EVALFW_NATIVE", "0")
     assert native.kernel() is None and "EVALFW_NATIVE=0" in native.describe()
     assert NativeTables.build([joined(["a"])], 1, 4, "word") is None
-    tables = NgramTables.from_joined([joined(["a"])], 1, 4, "word")
-    assert isinstance(tables, NgramTables)
+    index = Clipped().index_joined([joined(["a"])], 1, 4, "word")
+    assert index is not None and isinstance(index.tables, NgramTables)
 
 
 @pytest.mark.parametrize("switch", ["1", "0"])

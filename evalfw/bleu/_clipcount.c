@@ -657,11 +657,6 @@ static PyObject *Index_ref_lens(Index *ix, void *closure) {
     return ix->ref_lens;
 }
 
-static PyObject *Index_nbytes(Index *ix, void *closure) {
-    (void)closure;
-    return PyLong_FromLongLong(ix->block_at[ix->lines]);
-}
-
 /* log(x) / exp(x) of every float64 in a buffer, by the C library's log and exp: the very
  * functions math.log and math.exp call for finite positive (log) or finite (exp) arguments,
  * so each result is bit-identical to mapping math.log / math.exp (numpy's own SIMD versions
@@ -708,7 +703,6 @@ static PyMethodDef Index_methods[] = {
 
 static PyGetSetDef Index_getset[] = {
     {"ref_lens", (getter)Index_ref_lens, NULL, "int64 bytes, [lines][references]", NULL},
-    {"nbytes", (getter)Index_nbytes, NULL, "size of the segments' tables in bytes", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from evalfw.bleu.keytable import KeyTable
-from evalfw.bleu.native import NativeTables
 
 #: keys are ``entry * V + token``; refuse inputs whose keys could overflow int64.
 _KEY_LIMIT = 1 << 62
@@ -188,15 +187,10 @@ class NgramTables:
             self.bounds.append(np.searchsorted(entry_seg, np.arange(n_seg + 1)))
 
     @classmethod
-    def from_joined(cls, texts: Sequence[str], lines: int, max_order: int, unit: str = "word",
-                    native: bool = True) -> NgramTables | NativeTables | None:
+    def from_joined(cls, texts: Sequence[str], lines: int, max_order: int, unit: str = "word"
+                    ) -> NgramTables | None:
         """Tables of reference streams given as joined token texts (see ``flatten_joined``),
-        or None when one of them needs the list path. With ``native`` the compiled kernel
-        indexes them when it is built (:mod:`evalfw.bleu.native`)."""
-        if native:
-            built = NativeTables.build(texts, lines, max_order, unit)
-            if built is not None:
-                return built
+        or None when one of them needs the list path."""
         vocab = Vocab()
         parts = []
         for text in texts:

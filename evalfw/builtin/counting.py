@@ -59,8 +59,9 @@ class Clipped(NgramCounter):
                     f"reference stream {k + 1} has {len(stream)} segments but stream 1 has {n_seg}; "
                     "every reference stream needs one line per segment"
                 )
-        native = NativeTables.from_lists(references, max_order)
-        return ClippedIndex(NgramTables(references, max_order) if native is None else native)
+        # the compiled kernel for token lists of str, else numpy (any hashable tokens)
+        return ClippedIndex(NativeTables.from_lists(references, max_order)
+                            or NgramTables(references, max_order))
 
     def count(self, hypotheses: Sequence[Sequence[Hashable]], index: ReferenceIndex) -> SegmentStats:
         assert isinstance(index, ClippedIndex)
@@ -79,7 +80,11 @@ class Clipped(NgramCounter):
         """``index_references`` of complete reference streams given as joined token texts
         (``BatchTokenizer.tokenize_joined``, tokens of kind ``unit``); None: use the list
         path."""
-        tables = NgramTables.from_joined(texts, lines, max_order, unit) if texts else None
+        if not texts:
+            return None
+        # the compiled kernel when it is built (evalfw.bleu.native), else numpy: same numbers
+        tables = (NativeTables.build(texts, lines, max_order, unit)
+                  or NgramTables.from_joined(texts, lines, max_order, unit))
         return None if tables is None else ClippedIndex(tables)
 
     def count_joined(self, text: str, lines: int, index: ReferenceIndex, unit: str = "word"
