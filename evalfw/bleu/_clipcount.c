@@ -51,25 +51,10 @@ static int vec_reserve(Vec *v, size_t extra) {
 /* A str as UCS4 code points: its own buffer when it is stored that way, else a copy. */
 typedef struct { const Py_UCS4 *s; Py_ssize_t len; Py_UCS4 *owned; } Text;
 
-static int text_of(PyObject *o, Text *t) {
-    t->owned = NULL;
-    if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "expected str"); return -1; }
-    t->len = PyUnicode_GET_LENGTH(o);
-    if (PyUnicode_KIND(o) == PyUnicode_4BYTE_KIND) {
-        t->s = (const Py_UCS4 *)PyUnicode_DATA(o);
-        return 0;
-    }
-    t->owned = PyUnicode_AsUCS4Copy(o);
-    if (!t->owned) return -1;
-    t->s = t->owned;
-    return 0;
-}
-
-static void text_free(Text *t) { PyMem_Free(t->owned); t->owned = NULL; }
-
-/* text_of for a hypothesis text, widened into ``*buf`` (kept by the index and reused from call
- * to call): a fresh buffer of several MB per file would be fresh pages, and the page faults
- * cost more than the copy. */
+/* ``o``'s code points: its own buffer when it is stored as UCS4, else widened into ``*buf``
+ * (grown as needed). The index keeps one such buffer for hypothesis texts and reuses it from
+ * call to call: a fresh buffer of several MB per file would be fresh pages, and the page
+ * faults cost more than the copy. */
 static int text_into(PyObject *o, Text *t, Py_UCS4 **buf, Py_ssize_t *cap) {
     t->owned = NULL;
     if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "expected str"); return -1; }
@@ -87,6 +72,17 @@ static int text_into(PyObject *o, Text *t, Py_UCS4 **buf, Py_ssize_t *cap) {
     t->s = *buf;
     return 0;
 }
+
+/* text_into a buffer of the Text's own (freed by text_free). */
+static int text_of(PyObject *o, Text *t) {
+    Py_UCS4 *buf = NULL;
+    Py_ssize_t cap = 0;
+    int rc = text_into(o, t, &buf, &cap);
+    t->owned = buf;
+    return rc;
+}
+
+static void text_free(Text *t) { PyMem_Free(t->owned); t->owned = NULL; }
 
 /* The position of the "\n" ending the line that starts at ``pos``, or -1. */
 static Py_ssize_t line_end(const Text *t, Py_ssize_t pos) {
