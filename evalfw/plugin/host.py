@@ -8,7 +8,6 @@ and skipped; commands that do not need it keep working.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import os
@@ -32,7 +31,7 @@ from evalfw.components import (
     Tokenizer,
 )
 from evalfw.errors import PluginError
-from evalfw.plugin import hookspecs
+from evalfw.plugin import entrypoints, hookspecs
 from evalfw.plugin.registry import ComponentEntry, ComponentRegistry, PluginInfo
 
 if TYPE_CHECKING:
@@ -70,17 +69,12 @@ ENV_NO_AUTOLOAD = "EVALFW_DISABLE_PLUGIN_AUTOLOAD"
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
     """Entry points of group ``evalfw`` (the one indirection tests monkeypatch)."""
-    import importlib.metadata  # here, not at the top: hosts without autoload never need it
-
-    eps = importlib.metadata.entry_points(group=hookspecs.PROJECT)
-
-    def key(ep: importlib.metadata.EntryPoint) -> tuple[str, str]:
-        return ((ep.dist.name if ep.dist else ""), ep.name)
-
-    return sorted(eps, key=key)
+    return entrypoints.entry_points(hookspecs.PROJECT)
 
 
 def _sha256(path: Path) -> str:
+    import hashlib  # only plugin directories need it
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
