@@ -681,9 +681,89 @@ static PyObject *map_libm(PyObject *arg, double (*f)(double), int positive) {
 static PyObject *mod_log(PyObject *self, PyObject *arg) { (void)self; return map_libm(arg, log, 1); }
 static PyObject *mod_exp(PyObject *self, PyObject *arg) { (void)self; return map_libm(arg, exp, 0); }
 
+/* summarize(hyp_len, matches, ref_lens, lines, max_order, nrefs, floor): what a corpus score
+ * needs from per-segment statistics, without building arrays. Buffers are int64: hyp_len
+ * [lines], matches [lines][max_order], ref_lens [lines][nrefs] (-1: no such reference).
+ * Totals are max(hyp_len - n, floor) per segment and order (the counter's definition). The
+ * reference length chosen per segment is summed under each built-in rule: closest (tie ->
+ * shorter), closest (tie -> first listed), shortest; -1 where a segment has no reference.
+ * -> (hyp_len sum, match sums, total sums, (closest, closest-first, shortest) ref_len sums,
+ *     references per segment or -1 when it varies, first row with a negative count or more
+ *     matches than n-grams or -1) */
+static PyObject *mod_summarize(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer bh, bm, br;
+    Py_ssize_t lines, N, R;
+    long long floor_;
+    if (!PyArg_ParseTuple(args, "y*y*y*nnnL", &bh, &bm, &br, &lines, &N, &R, &floor_))
+        return NULL;
+    PyObject *out = NULL, *ms = NULL, *ts = NULL;
+    int64_t *msum = NULL, *tsum = NULL;
+    if (lines < 0 || N < 1 || R < 0
+        || bh.len != lines * (Py_ssize_t)sizeof(int64_t)
+        || bm.len != lines * N * (Py_ssize_t)sizeof(int64_t)
+        || br.len != lines * R * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "summarize: buffer sizes do not match the shape");
+        goto done;
+    }
+    const int64_t *hl = (const int64_t *)bh.buf, *m = (const int64_t *)bm.buf;
+    const int64_t *rl = (const int64_t *)br.buf;
+    msum = PyMem_Calloc((size_t)N, sizeof(int64_t));
+    tsum = PyMem_Calloc((size_t)N, sizeof(int64_t));
+    if (!msum || !tsum) { PyErr_NoMemory(); goto done; }
+    int64_t hsum = 0, rsum[3] = {0, 0, 0};
+    Py_ssize_t per = -2, bad = -1;
+    for (Py_ssize_t s = 0; s < lines; s++) {
+        int64_t h = hl[s];
+        hsum += h;
+        if (h < 0 && bad < 0) bad = s;
+        for (Py_ssize_t n = 0; n < N; n++) {
+            int64_t t = h - n > floor_ ? h - n : floor_;
+            int64_t x = m[s * N + n];
+            msum[n] += x;
+            tsum[n] += t;
+            if ((x < 0 || x > t) && bad < 0) bad = s;
+        }
+        const int64_t *row = rl + s * R;
+        Py_ssize_t present = 0;
+        int64_t near = -1, first = -1, shortest = -1;  /* -1 until a reference is seen */
+        for (Py_ssize_t k = 0; k < R; k++) {
+            int64_t r = row[k];
+            if (r < 0) continue;
+            present++;
+            int64_t d = r > h ? r - h : h - r;
+            if (near < 0) { near = first = shortest = r; continue; }
+            int64_t dn = near > h ? near - h : h - near, df = first > h ? first - h : h - first;
+            if (d < dn || (d == dn && r < near)) near = r;
+            if (d < df) first = r;
+            if (r < shortest) shortest = r;
+        }
+        rsum[0] += near; rsum[1] += first; rsum[2] += shortest;
+        if (per == -2) per = present;
+        else if (per != present) per = -1;
+    }
+    ms = PyTuple_New(N); ts = PyTuple_New(N);
+    if (!ms || !ts) goto done;
+    for (Py_ssize_t n = 0; n < N; n++) {
+        PyObject *a = PyLong_FromLongLong(msum[n]), *b = PyLong_FromLongLong(tsum[n]);
+        if (!a || !b) { Py_XDECREF(a); Py_XDECREF(b); goto done; }
+        PyTuple_SET_ITEM(ms, n, a); PyTuple_SET_ITEM(ts, n, b);
+    }
+    out = Py_BuildValue("LOO(LLL)nn", (long long)hsum, ms, ts, (long long)rsum[0],
+                        (long long)rsum[1], (long long)rsum[2],
+                        per == -2 ? (Py_ssize_t)0 : per, bad);
+done:
+    Py_XDECREF(ms); Py_XDECREF(ts);
+    PyMem_Free(msum); PyMem_Free(tsum);
+    PyBuffer_Release(&bh); PyBuffer_Release(&bm); PyBuffer_Release(&br);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"log", mod_log, METH_O, "log of every float64 of a buffer (positive, finite) -> bytes"},
     {"exp", mod_exp, METH_O, "exp of every float64 of a buffer (finite) -> bytes"},
+    {"summarize", mod_summarize, METH_VARARGS,
+     "summarize(hyp_len, matches, ref_lens, lines, max_order, nrefs, floor) -> sums"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,16 +9,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from evalfw.bleu.kernel_stats import RULES, KernelStats, Summary
 from evalfw.bleu.result import BleuScore
 from evalfw.bleu.spec import BleuSpec
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.builtin.tokenizers._batch import gc_paused, supports_joined
 from evalfw.components import Component, Counts, Smoothed
 from evalfw.errors import EvalfwError, InputError, PluginError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy is imported inside the functions that need arrays: a corpus counted by the compiled
+# kernel is scored from the kernel's sums (KernelStats.summary) without importing it.
 
 
 def _fail(comp: Component, what: str, segment: int | None = None) -> PluginError:
@@ -134,6 +139,13 @@ def check_stats(spec: BleuSpec, stats: Any, n: int) -> None:
     if len(stats) != n or stats.max_order < spec.count_orders:
         raise _fail(comp, f"returned statistics of shape {stats.matches.shape}, expected "
                           f"({n}, {spec.count_orders})")
+    if isinstance(stats, KernelStats):  # the same checks, made by the kernel on its buffers
+        if stats.summary().bad_row >= 0:
+            raise _fail(comp, "returned negative counts or more matches than n-grams",
+                        stats.summary().bad_row)
+        return
+    import numpy as np
+
     if (stats.matches < 0).any() or (stats.hyp_len < 0).any():
         row = int(np.argwhere((stats.matches < 0).any(axis=1) | (stats.hyp_len < 0))[0][0])
         raise _fail(comp, "returned negative counts", row)
@@ -143,6 +155,8 @@ def check_stats(spec: BleuSpec, stats: Any, n: int) -> None:
 
 
 def chosen_ref_len(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
+    import numpy as np
+
     ref = _call(spec.brevity_penalty, "choose_ref_len", stats.hyp_len, stats.ref_lens)
     ref = np.asarray(ref)
     if ref.shape != stats.hyp_len.shape:
@@ -150,13 +164,27 @@ def chosen_ref_len(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
     return ref
 
 
+def _summary(spec: BleuSpec, stats: SegmentStats) -> tuple[Summary, int] | None:
+    """The kernel's sums and the position of the brevity penalty's rule among them, when the
+    statistics come from the kernel and the penalty is a built-in rule the kernel knows."""
+    if not isinstance(stats, KernelStats):
+        return None
+    rule = getattr(spec.brevity_penalty, "kernel_rule", lambda: None)()
+    return None if rule not in RULES else (stats.summary(), RULES.index(rule))
+
+
 def corpus_counts(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | None = None) -> Counts:
     if len(stats) == 0:
         raise InputError("no segments to score; the input is empty")
-    if ref_len is None:
-        ref_len = chosen_ref_len(spec, stats)
     n = spec.max_order
     last = spec.smoothing.needs_orders
+    summed = _summary(spec, stats) if ref_len is None else None
+    if summed is not None:
+        (sm, rule), (last_m, last_t, last_h) = summed, stats.last_row()  # type: ignore
+        return Counts(sm.matches[:n], sm.totals[:n], sm.hyp_len, sm.ref_len[rule], len(stats),
+                      last_m[:last] if last else (), last_t[:last] if last else (), last_h)
+    if ref_len is None:
+        ref_len = chosen_ref_len(spec, stats)
     if len(stats) == 1:  # one sentence: the row itself (numpy's sums cost more than scoring)
         matches, totals = stats.matches[0].tolist(), stats.totals[0].tolist()
         hyp_len = int(stats.hyp_len[0])
@@ -221,6 +249,9 @@ def score_counts(spec: BleuSpec, counts: Counts, nrefs: int | str = 1,
 
 def count_refs(stats: SegmentStats) -> int | str:
     """Number of references per segment, or ``"var"`` when it varies (sacreBLEU's rule)."""
+    if isinstance(stats, KernelStats):
+        refs = stats.summary().refs
+        return "var" if refs < 0 else refs
     per_seg = (stats.ref_lens >= 0).sum(axis=1)
     if len(per_seg) == 0:
         return 0
@@ -267,4 +298,6 @@ def sentence_score_values(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
 
     if fast.supports(spec):
         return fast.sentence_values(spec, stats, chosen_ref_len(spec, stats))
+    import numpy as np
+
     return np.array([float(s.score) for s in sentence_scores_generic(spec, stats)], dtype=float)

@@ -15,10 +15,13 @@ from collections.abc import Hashable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from evalfw.bleu.ngrams import NgramTables
+
+#: (hyp_len, matches) as the kernel returns them: int64 bytes, [lines] and [lines][max_order]
+Counted = tuple[bytes, bytes]
 
 
 def kernel() -> ModuleType | None:
@@ -61,7 +64,15 @@ class NativeTables:
         self._numpy: NgramTables | None = None
         self.segments = lines
         self.max_order = max_order
-        self.ref_lens = np.frombuffer(index.ref_lens, np.int64).reshape(lines, len(source))
+        self.refs = len(source)
+        self.ref_lens_raw: bytes = index.ref_lens  # int64 [lines][refs]; -1: no reference
+        self.kernel: ModuleType = _load()  # type: ignore[assignment]
+
+    @functools.cached_property
+    def ref_lens(self) -> np.ndarray:
+        import numpy as np
+
+        return np.frombuffer(self.ref_lens_raw, np.int64).reshape(self.segments, self.refs)
 
     @classmethod
     def build(cls, texts: Sequence[str], lines: int, max_order: int, unit: str
@@ -95,24 +106,36 @@ class NativeTables:
 
     def count_joined(self, text: str, lines: int, unit: str = "word"
                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        counted = self.count_joined_raw(text, lines, unit)
+        return None if counted is None else self._arrays(counted, lines)
+
+    def count_joined_raw(self, text: str, lines: int, unit: str = "word") -> Counted | None:
+        """``count_joined`` as the kernel's buffers; None: the caller takes the list path."""
         if unit != self._unit or lines != self.segments:
             return None
         try:
-            counted = self._index.count(text, lines)
+            return self._index.count(text, lines)  # type: ignore[no-any-return]
         except ValueError:
             return None
-        return self._arrays(counted, lines)
 
     def count(self, hypotheses: Sequence[Sequence[Hashable]]) -> tuple[np.ndarray, np.ndarray]:
         """Token lists; by the kernel when every token is a ``str`` (an index of joined texts
         holds the same tokens), else by numpy tables of the same references."""
-        try:
-            return self._arrays(self._index.count(hypotheses, len(hypotheses), lists=True),
-                                len(hypotheses))
-        except (TypeError, ValueError):
+        counted = self.count_raw(hypotheses)
+        if counted is None:
             return self._numpy_tables().count(hypotheses)
+        return self._arrays(counted, len(hypotheses))
 
-    def _arrays(self, counted: tuple[bytes, bytes], lines: int) -> tuple[np.ndarray, np.ndarray]:
+    def count_raw(self, hypotheses: Sequence[Sequence[Hashable]]) -> Counted | None:
+        """``count`` as the kernel's buffers; None when a token is not a plain ``str``."""
+        try:
+            return self._index.count(hypotheses, len(hypotheses), lists=True)  # type: ignore
+        except (TypeError, ValueError):
+            return None
+
+    def _arrays(self, counted: Counted, lines: int) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np
+
         hyp_len, matches = counted
         return (np.frombuffer(hyp_len, np.int64),
                 np.frombuffer(matches, np.int64).reshape(lines, self.max_order))
@@ -141,6 +164,8 @@ def _joined_tokens(text: str, unit: str) -> list[list[str]]:
 def log(values: np.ndarray) -> np.ndarray:
     """``math.log`` of every (finite, positive) value, bit for bit: the kernel calls the same C
     library function; without the kernel, ``math.log`` itself is mapped."""
+    import numpy as np
+
     k = kernel()
     if k is None:
         return np.array(list(map(math.log, values.tolist())), dtype=np.float64)
@@ -149,6 +174,8 @@ def log(values: np.ndarray) -> np.ndarray:
 
 def exp(values: np.ndarray) -> np.ndarray:
     """``math.exp`` of every (finite) value, bit for bit (see :func:`log`)."""
+    import numpy as np
+
     k = kernel()
     if k is None:
         return np.array(list(map(math.exp, values.tolist())), dtype=np.float64)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def _frozen(a: Any, ndim: int) -> np.ndarray:
+    import numpy as np
+
     arr = np.ascontiguousarray(a, dtype=np.int64)
     if arr.ndim != ndim:
         raise ValueError(f"expected a {ndim}-d array, got shape {arr.shape}")
@@ -69,6 +72,8 @@ class SegmentStats:
         """Join chunks (statistics are additive, so a corpus may be scored in pieces)."""
         if not parts:
             raise ValueError("nothing to concatenate")
+        import numpy as np
+
         width = max(p.ref_lens.shape[1] for p in parts)
         refs = [
             np.pad(p.ref_lens, ((0, 0), (0, width - p.ref_lens.shape[1])), constant_values=-1)

@@ -12,12 +12,13 @@ return types of each tool, which matter for bit-exact results:
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.components import BrevityPenalty
 from evalfw.plugin import hookimpl
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _FORMULA: dict[str, Any] = {
     "type": "object",
@@ -33,11 +34,17 @@ _FORMULA: dict[str, Any] = {
 
 #: A missing reference (-1) must never be chosen; this makes its distance larger than any real one.
 #: Also the multiplier of the distance in the sort key: keys stay below 2**62 (no int64 overflow).
-_ABSENT = np.int64(1) << 31
+_ABSENT = 1 << 31
 
 
 class _Formula(BrevityPenalty):
     options_schema: ClassVar[dict[str, Any]] = _FORMULA
+
+    def kernel_rule(self) -> str | None:
+        """This penalty's rule if the compiled kernel can apply it (see
+        ``evalfw.bleu.kernel_stats.RULES``): only while ``choose_ref_len`` is the built-in
+        one, so a subclass that redefines it is always asked itself."""
+        return _RULE_OF.get(type(self).choose_ref_len)  # type: ignore[arg-type]
 
     def penalty(self, hyp_len: int, ref_len: int) -> float | int:
         if self.options["formula"] == "nltk":
@@ -52,6 +59,8 @@ class _Formula(BrevityPenalty):
 
 
 def _closest(hyp_len: np.ndarray, ref_lens: np.ndarray, prefer_short: bool) -> np.ndarray:
+    import numpy as np
+
     if len(hyp_len) == 1:  # one sentence: plain Python is several times faster than numpy here
         h, row = int(hyp_len[0]), ref_lens[0].tolist()
         keys = [(abs(r - h), r if prefer_short else k, r) for k, r in enumerate(row) if r >= 0]
@@ -89,9 +98,14 @@ class Shortest(_Formula):
     description = "shortest reference length (HF evaluate 'bleu', mteval before v13)"
 
     def choose_ref_len(self, hyp_len: np.ndarray, ref_lens: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         masked = np.where(ref_lens >= 0, ref_lens, np.iinfo(np.int64).max)
         out = masked.min(axis=1) if ref_lens.shape[1] else np.full(len(hyp_len), -1)
         return np.where(out == np.iinfo(np.int64).max, -1, out)
+
+
+_RULE_OF = {cls.choose_ref_len: cls.name for cls in (Closest, ClosestFirst, Shortest)}
 
 
 @hookimpl

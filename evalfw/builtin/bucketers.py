@@ -8,14 +8,16 @@ Labels read ``<10``, ``10-19``, ..., ``60+``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
-from evalfw.bleu.stats import SegmentStats
 from evalfw.components import Bucketer
 from evalfw.errors import ConfigError
 from evalfw.plugin import hookimpl
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from evalfw.bleu.stats import SegmentStats
 
 _EDGES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -51,6 +53,8 @@ class _LengthBucketer(Bucketer):
         raise NotImplementedError
 
     def assign(self, stats: SegmentStats, ref_len: np.ndarray) -> tuple[np.ndarray, list[str]]:
+        import numpy as np  # at use: registering the plugin must not import numpy
+
         edges = np.asarray(self.options["edges"], dtype=np.int64)
         values = np.asarray(self.lengths(stats, ref_len), dtype=np.int64)
         index = np.searchsorted(edges, values, side="right")

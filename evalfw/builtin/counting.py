@@ -8,16 +8,22 @@ max(1, len - n + 1); sacreBLEU and Moses use the raw count (0).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
-from evalfw.bleu.native import NativeTables
-from evalfw.bleu.ngrams import NgramTables, ngram_counts
+from evalfw.bleu.kernel_stats import KernelStats, floor_totals
+from evalfw.bleu.native import Counted, NativeTables
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.components import NgramCounter
 from evalfw.errors import InputError
 from evalfw.plugin import hookimpl
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from evalfw.bleu.ngrams import NgramTables
+
+# numpy (and evalfw.bleu.ngrams, the numpy counter) are imported where the compiled kernel is
+# absent or declines: a corpus counted by the kernel is scored without importing numpy.
 
 
 class ClippedIndex(ReferenceIndex):
@@ -25,9 +31,12 @@ class ClippedIndex(ReferenceIndex):
 
     def __init__(self, tables: NgramTables | NativeTables) -> None:
         self.tables = tables
-        self.ref_lens = tables.ref_lens
         self.segments = tables.segments
         self.max_order = tables.max_order
+
+    @property
+    def ref_lens(self) -> np.ndarray:  # type: ignore[override]
+        return self.tables.ref_lens
 
 
 class Clipped(NgramCounter):
@@ -60,8 +69,12 @@ class Clipped(NgramCounter):
                     "every reference stream needs one line per segment"
                 )
         # the compiled kernel for token lists of str, else numpy (any hashable tokens)
-        return ClippedIndex(NativeTables.from_lists(references, max_order)
-                            or NgramTables(references, max_order))
+        native = NativeTables.from_lists(references, max_order)
+        if native is not None:
+            return ClippedIndex(native)
+        from evalfw.bleu.ngrams import NgramTables
+
+        return ClippedIndex(NgramTables(references, max_order))
 
     def count(self, hypotheses: Sequence[Sequence[Hashable]], index: ReferenceIndex) -> SegmentStats:
         assert isinstance(index, ClippedIndex)
@@ -70,7 +83,12 @@ class Clipped(NgramCounter):
                 f"{len(hypotheses)} hypotheses but {index.segments} reference segments; "
                 "hypotheses and references must have one line per segment"
             )
-        return self._stats(index, *index.tables.count(hypotheses))
+        tables = index.tables
+        if isinstance(tables, NativeTables):
+            counted = tables.count_raw(hypotheses)
+            if counted is not None:
+                return self._kernel_stats(tables, counted)
+        return self._stats(index, *tables.count(hypotheses))
 
     # The fast lane (engine + built-in tokenizers only): token texts instead of token lists.
     joined = True
@@ -83,8 +101,12 @@ class Clipped(NgramCounter):
         if not texts:
             return None
         # the compiled kernel when it is built (evalfw.bleu.native), else numpy: same numbers
-        tables = (NativeTables.build(texts, lines, max_order, unit)
-                  or NgramTables.from_joined(texts, lines, max_order, unit))
+        native = NativeTables.build(texts, lines, max_order, unit)
+        if native is not None:
+            return ClippedIndex(native)
+        from evalfw.bleu.ngrams import NgramTables
+
+        tables = NgramTables.from_joined(texts, lines, max_order, unit)
         return None if tables is None else ClippedIndex(tables)
 
     def count_joined(self, text: str, lines: int, index: ReferenceIndex, unit: str = "word"
@@ -92,18 +114,24 @@ class Clipped(NgramCounter):
         """``count`` of hypotheses given as one joined token text; None: use ``count``."""
         if not isinstance(index, ClippedIndex) or lines != index.segments:
             return None
-        counted = index.tables.count_joined(text, lines, unit)
+        tables = index.tables
+        if isinstance(tables, NativeTables):
+            raw = tables.count_joined_raw(text, lines, unit)
+            return None if raw is None else self._kernel_stats(tables, raw)
+        counted = tables.count_joined(text, lines, unit)
         return None if counted is None else self._stats(index, *counted)
 
     def _stats(self, index: ClippedIndex, hyp_len: np.ndarray, matches: np.ndarray
                ) -> SegmentStats:
-        floor = self.options["total_floor"]
-        orders = np.arange(index.max_order, dtype=np.int64)
-        totals = np.maximum(hyp_len[:, None] - orders[None, :], floor)
+        totals = floor_totals(hyp_len, index.max_order, self.options["total_floor"])
         return SegmentStats(hyp_len, index.ref_lens, matches, totals)
 
+    def _kernel_stats(self, tables: NativeTables, counted: Counted) -> KernelStats:
+        return KernelStats(tables.kernel, *counted, tables.ref_lens_raw, tables.segments,
+                           tables.refs, tables.max_order, self.options["total_floor"])
 
-__all__ = ["Clipped", "ClippedIndex", "ngram_counts"]
+
+__all__ = ["Clipped", "ClippedIndex"]
 
 
 @hookimpl
