@@ -38,6 +38,20 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+class LazyPattern:
+    """A regular expression compiled on its first use. Every plugin host imports every
+    built-in tokenizer; compiling their patterns at import cost each process several ms,
+    mostly for tokenizers it never runs."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._source = (pattern, flags)
+
+    def __getattr__(self, name: str) -> Any:  # first use of .sub, .split, .finditer, ...
+        value = getattr(re.compile(*self._source), name)
+        setattr(self, name, value)  # later uses find the bound method directly
+        return value
+
+
 def supports_joined(component: Any) -> bool:
     """Whether ``component``'s own class (not a subclass of it) declares ``joined = True``:
     the built-ins that offer ``tokenize_joined`` / ``count_joined``. A plugin subclass may
@@ -140,7 +154,7 @@ def split_lines(text: str) -> list[list[str]]:
     return [segment.split() for segment in segments]
 
 
-def lines_at(text: str, pattern: re.Pattern[str]) -> list[int]:
+def lines_at(text: str, pattern: re.Pattern[str] | LazyPattern) -> list[int]:
     """Indices of the lines of a joined text in which ``pattern`` matches (never at a
     separator). Separators are counted between consecutive matches, so the cost stays one
     pass over the text however many lines match."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from evalfw.builtin.tokenizers._batch import lines_at
+from evalfw.builtin.tokenizers._batch import LazyPattern, lines_at
 
 #: rule A's characters: ASCII punctuation and symbols except ' , - . (U+0021-0026,
 #: U+0028-002B, U+002F, U+003A-0040, U+005B-0060, U+007B-007E). Space is in mteval's set
@@ -43,7 +43,7 @@ _RULE_A = r"!-&(-+/:-@\[-`{-~"
 
 # One character per match (so a literal charset starts the pattern and re can skip to
 # candidates), then lookarounds decide whether it is isolated.
-ISOLATE = re.compile(
+ISOLATE = LazyPattern(
     rf"([{_RULE_A}.,\-])"
     rf"(?:(?<=[{_RULE_A}])"  # rule A
     r"|(?<=[.,])(?![0-9\n])"  # C: followed by a non-digit
@@ -56,16 +56,16 @@ ISOLATE = re.compile(
 #: path. One pattern per last character: a single literal first lets re skip ahead at memchr
 #: speed, several times faster than a character class.
 _HARD = tuple(
-    re.compile(re.escape(last) + r"(?=[0-9\n])(?<=[.,][.,]" + re.escape(last) + ")")
+    LazyPattern(re.escape(last) + r"(?=[0-9\n])(?<=[.,][.,]" + re.escape(last) + ")")
     for last in ".,"
 )
 
 
 _RULES = (
-    (re.compile(rf"([ {_RULE_A}])"), r" \1 "),
-    (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),
-    (re.compile(r"([.,])([^0-9])"), r" \1 \2"),
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+    (LazyPattern(rf"([ {_RULE_A}])"), r" \1 "),
+    (LazyPattern(r"([^0-9])([.,])"), r"\1 \2 "),
+    (LazyPattern(r"([.,])([^0-9])"), r" \1 \2"),
+    (LazyPattern(r"([0-9])(-)"), r"\1 \2 "),
 )
 
 

@@ -22,13 +22,13 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from evalfw.builtin.tokenizers._batch import JoinedTokenizer, lines_at
+from evalfw.builtin.tokenizers._batch import JoinedTokenizer, LazyPattern, lines_at
 
 if TYPE_CHECKING:
     import regex
 
 _ASTRAL_START = 0x10000
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_ASTRAL = LazyPattern("[\U00010000-\U0010ffff]")
 
 
 @functools.cache

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 from evalfw.builtin.tokenizers import _mteval
-from evalfw.builtin.tokenizers._batch import JoinedTokenizer
+from evalfw.builtin.tokenizers._batch import JoinedTokenizer, LazyPattern
 
 #: unescaped in this order, one after the other, so "&amp;lt;" becomes "<"; &apos; is not
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
 #: finds whether any entity occurs at all: one fast scan (literal "&" first) instead of four
-_ANY_ENTITY = re.compile("&(?:quot|amp|lt|gt);")
+_ANY_ENTITY = LazyPattern("&(?:quot|amp|lt|gt);")
 
 
 def _unescape(text: str) -> str:

@@ -13,12 +13,11 @@ against sacreBLEU over all code points in the tests). Hiragana and Katakana are 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from evalfw.builtin.tokenizers import _mteval
-from evalfw.builtin.tokenizers._batch import JoinedTokenizer
+from evalfw.builtin.tokenizers._batch import JoinedTokenizer, LazyPattern
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +39,7 @@ ZH_RANGES: tuple[tuple[int, int], ...] = (
     (0xFF00, 0xFFEF),
 )
 
-_ZH_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ZH_RANGES) + "]")
+_ZH_CHAR = LazyPattern("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ZH_RANGES) + "]")
 
 
 @functools.cache
