@@ -157,3 +157,23 @@ print(score.score, "numpy" in sys.modules)
                        [["the cat sat on the mat .", "a b c d e"],
                         ["there is a cat on the mat", "a b c"]], **options)
     assert float(value) == float(want.score) and repr(float(value)) == value
+
+
+@needs_kernel
+def test_the_nltk_drop_in_corpus_bleu_does_not_import_numpy() -> None:
+    code = """
+import sys
+from evalfw.compat.nltk import SmoothingFunction, corpus_bleu
+refs = [[["the", "cat", "sat"], ["a", "cat", "sat", "down"]], [["a", "b", "c", "d", "e"]]]
+hyps = [["the", "cat", "sat", "down"], ["a", "b", "c", "d"]]
+print(repr(corpus_bleu(refs, hyps, smoothing_function=SmoothingFunction().method5)),
+      "numpy" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    value, imported = out.stdout.split()
+    assert imported == "False", out.stdout
+    from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
+
+    refs = [[["the", "cat", "sat"], ["a", "cat", "sat", "down"]], [["a", "b", "c", "d", "e"]]]
+    hyps = [["the", "cat", "sat", "down"], ["a", "b", "c", "d"]]
+    assert value == repr(corpus_bleu(refs, hyps, smoothing_function=SmoothingFunction().method5))

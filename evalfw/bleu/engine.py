@@ -179,27 +179,25 @@ def corpus_counts(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | Non
     n = spec.max_order
     last = spec.smoothing.needs_orders
     summed = _summary(spec, stats) if ref_len is None else None
+    last_m, last_t, last_h = stats.last_row()
+    tail = (last_m[:last], last_t[:last]) if last else ((), ())
     if summed is not None:
-        (sm, rule), (last_m, last_t, last_h) = summed, stats.last_row()  # type: ignore
+        sm, rule = summed
         return Counts(sm.matches[:n], sm.totals[:n], sm.hyp_len, sm.ref_len[rule], len(stats),
-                      last_m[:last] if last else (), last_t[:last] if last else (), last_h)
+                      *tail, last_h)
     if ref_len is None:
         ref_len = chosen_ref_len(spec, stats)
     if len(stats) == 1:  # one sentence: the row itself (numpy's sums cost more than scoring)
-        matches, totals = stats.matches[0].tolist(), stats.totals[0].tolist()
-        hyp_len = int(stats.hyp_len[0])
-        return Counts(tuple(matches[:n]), tuple(totals[:n]), hyp_len, int(ref_len[0]), 1,
-                      tuple(matches[:last]) if last else (), tuple(totals[:last]) if last else (),
-                      hyp_len)
+        return Counts(last_m[:n], last_t[:n], last_h, int(ref_len[0]), 1, *tail, last_h)
     return Counts(
         matches=tuple(stats.matches[:, :n].sum(axis=0).tolist()),
         totals=tuple(stats.totals[:, :n].sum(axis=0).tolist()),
         hyp_len=int(stats.hyp_len.sum()),
         ref_len=int(ref_len.sum()),
         segments=len(stats),
-        last_matches=tuple(stats.matches[-1, :last].tolist()) if last else (),
-        last_totals=tuple(stats.totals[-1, :last].tolist()) if last else (),
-        last_hyp_len=int(stats.hyp_len[-1]),
+        last_matches=tail[0],
+        last_totals=tail[1],
+        last_hyp_len=last_h,
     )
 
 

@@ -91,8 +91,7 @@ class KernelStats(SegmentStats):
         return self._summary  # type: ignore[no-any-return]
 
     def last_row(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-        """The last segment's matches, totals and hypothesis length (some smoothers read
-        them); totals as in :func:`floor_totals`."""
+        """``SegmentStats.last_row`` read from the buffers (totals as in ``floor_totals``)."""
         _, _, max_order, floor = self._shape
         matches = memoryview(self._raw[1]).cast("q")
         hyp_len = memoryview(self._raw[0]).cast("q")[-1]

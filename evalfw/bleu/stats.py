@@ -58,6 +58,12 @@ class SegmentStats:
     def max_order(self) -> int:
         return int(self.matches.shape[1])
 
+    def last_row(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The last segment's matches, totals and hypothesis length (some smoothers read
+        them)."""
+        return (tuple(self.matches[-1].tolist()), tuple(self.totals[-1].tolist()),
+                int(self.hyp_len[-1]))
+
     def select(self, rows: Any) -> SegmentStats:
         """A subset (or reordering, or resample) of segments."""
         return SegmentStats(

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from evalfw.bleu.kernel_stats import RULES, KernelStats
+from evalfw.bleu.stats import SegmentStats
 from evalfw.builtin.brevity import Closest
 from evalfw.builtin.counting import Clipped
 from evalfw.builtin.nltk_family import METHODS, NltkMean, NltkMethod6Error, NltkSmoother
 from evalfw.builtin.nltk_numbers import NltkContext, RawFraction
 from evalfw.components import Counts, Smoothed
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Fraction", "SmoothingFunction", "bleu", "brevity_penalty", "closest_ref_length",
@@ -60,20 +63,31 @@ def _smoother(number: int, options: tuple[tuple[str, type, Any], ...]) -> NltkSm
 
 
 def _count(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens],
-           orders: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(matches, totals, hyp_len, ref_lens) per segment from the clipped counter."""
+           orders: int) -> SegmentStats:
+    """Per-segment statistics from the clipped counter."""
     width = max(len(refs) for refs in list_of_references)
     streams = [[refs[k] if k < len(refs) else None for refs in list_of_references]
                for k in range(width)]
     index = _counter().index_references(streams, orders)
-    stats = _counter().count(hypotheses, index)
-    return stats.matches, stats.totals, stats.hyp_len, stats.ref_lens
+    return _counter().count(hypotheses, index)
+
+
+def _sums(stats: SegmentStats) -> tuple[list[int], list[int], int, int]:
+    """Corpus matches and totals per order, hypothesis and closest reference length; from
+    the kernel's sums when it counted (no numpy), else from the arrays."""
+    if isinstance(stats, KernelStats):
+        s = stats.summary()
+        rule = RULES.index(_penalty().kernel_rule())  # type: ignore[arg-type]
+        return list(s.matches), list(s.totals), s.hyp_len, s.ref_len[rule]
+    chosen = _penalty().choose_ref_len(stats.hyp_len, stats.ref_lens)
+    return (stats.matches.sum(axis=0).tolist(), stats.totals.sum(axis=0).tolist(),
+            int(stats.hyp_len.sum()), int(chosen.sum()))
 
 
 def _one_segment(references: Sequence[Tokens], hypothesis: Tokens,
-                 orders: int) -> tuple[list[int], list[int]]:
-    matches, totals, _, _ = _count([references], [hypothesis], orders)
-    return matches[0].tolist(), totals[0].tolist()
+                 orders: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    matches, totals, _ = _count([references], [hypothesis], orders).last_row()
+    return matches, totals
 
 
 def modified_precision(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> RawFraction:
@@ -89,6 +103,8 @@ def modified_precision(references: Sequence[Tokens], hypothesis: Tokens, n: int)
 
 def closest_ref_length(references: Sequence[Tokens], hyp_len: int) -> int:
     """Length of the reference closest to ``hyp_len`` (a tie goes to the shorter one)."""
+    import numpy as np
+
     lengths = np.array([[len(r) for r in references]], dtype=np.int64)
     if lengths.shape[1] == 0:
         raise ValueError("min() arg is an empty sequence")
@@ -141,11 +157,8 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequ
     _check_references(list_of_references, hypotheses, orders)
 
     if hypotheses:
-        matches, totals, hyp_lens, ref_lens = _count(list_of_references, hypotheses, orders)
-        sum_m = [int(x) for x in matches.sum(axis=0)]
-        sum_t = [int(x) for x in totals.sum(axis=0)]
-        chosen = _penalty().choose_ref_len(hyp_lens, ref_lens)
-        hyp_len, ref_len = int(hyp_lens.sum()), int(chosen.sum())
+        stats = _count(list_of_references, hypotheses, orders)
+        sum_m, sum_t, hyp_len, ref_len = _sums(stats)
     else:
         sum_m, sum_t, hyp_len, ref_len = [0] * orders, [0] * orders, 0, 0
     bp = brevity_penalty(ref_len, hyp_len)
@@ -157,14 +170,14 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequ
         smoothed = Smoothed(tuple(p_n), counts.matches, counts.totals)
     else:
         smoothed = _smooth(smoothing_function or SmoothingFunction().method0, p_n, counts,
-                           list_of_references, hypotheses, (matches, totals))
+                           list_of_references, hypotheses, stats)
     scores = list(mean.combine(smoothed, counts, bp, weights))
     return scores[0] if len(weights) == 1 else scores
 
 
 def _smooth(fn: Callable[..., Any], p_n: list[RawFraction], counts: Counts,
             list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens],
-            per_segment: tuple[np.ndarray, np.ndarray]) -> Smoothed:
+            stats: SegmentStats) -> Smoothed:
     """Our methods run as engine smoothers on corpus counts; any other callable is called
     the way NLTK calls it (raw-count Fractions, the last segment, the corpus length)."""
     smoother = _our_method(fn)
@@ -174,9 +187,9 @@ def _smooth(fn: Callable[..., Any], p_n: list[RawFraction], counts: Counts,
         return Smoothed(tuple(result), counts.matches, counts.totals)
     need = smoother.needs_orders
     if need:
-        matches, totals = per_segment
         if need <= counts.max_order:
-            last_m, last_t = matches[-1, :need].tolist(), totals[-1, :need].tolist()
+            last_m, last_t, _ = stats.last_row()
+            last_m, last_t = last_m[:need], last_t[:need]
         else:  # NLTK's method5 reads order 5 of the last segment whatever N is
             last_m, last_t = _one_segment(list_of_references[-1], hypotheses[-1], need)
         counts = Counts(counts.matches, counts.totals, counts.hyp_len, counts.ref_len,
