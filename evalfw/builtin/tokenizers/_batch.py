@@ -124,6 +124,10 @@ def join_lines(lines: Sequence[str], pad: str = "") -> tuple[str, list[int]]:
     """``"\\n" + pad + (pad + "\\n" + pad).join(lines) + pad + "\\n"`` and the indices of the
     lines that contain ``"\\n"`` themselves: those are left empty in the text, because a
     newline inside a line would be taken for a separator."""
+    if not pad and lines:  # the text in one copy (the padded form below copies the body twice)
+        text = "\n".join(["", *lines, ""])
+        if text.count("\n") == len(lines) + 1:
+            return text, []
     sep = pad + "\n" + pad
     body = sep.join(lines)
     odd: list[int] = []
