@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from evalfw.bleu.kernel_stats import RULES, KernelStats, Summary
+from evalfw.bleu.kernel_stats import KernelStats, kernel_sums
 from evalfw.bleu.result import BleuScore
 from evalfw.bleu.spec import BleuSpec
 from evalfw.bleu.stats import ReferenceIndex, SegmentStats
@@ -164,27 +164,19 @@ def chosen_ref_len(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
     return ref
 
 
-def _summary(spec: BleuSpec, stats: SegmentStats) -> tuple[Summary, int] | None:
-    """The kernel's sums and the position of the brevity penalty's rule among them, when the
-    statistics come from the kernel and the penalty is a built-in rule the kernel knows."""
-    if not isinstance(stats, KernelStats):
-        return None
-    rule = getattr(spec.brevity_penalty, "kernel_rule", lambda: None)()
-    return None if rule not in RULES else (stats.summary(), RULES.index(rule))
-
-
 def corpus_counts(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | None = None) -> Counts:
     if len(stats) == 0:
         raise InputError("no segments to score; the input is empty")
     n = spec.max_order
     last = spec.smoothing.needs_orders
-    summed = _summary(spec, stats) if ref_len is None else None
+    # the kernel's own sums when it counted (no numpy), else the arrays
+    summed = kernel_sums(stats, spec.brevity_penalty) if ref_len is None else None
     last_m, last_t, last_h = stats.last_row()
     tail = (last_m[:last], last_t[:last]) if last else ((), ())
     if summed is not None:
-        sm, rule = summed
-        return Counts(sm.matches[:n], sm.totals[:n], sm.hyp_len, sm.ref_len[rule], len(stats),
-                      *tail, last_h)
+        sm, ref_total = summed
+        return Counts(sm.matches[:n], sm.totals[:n], sm.hyp_len, ref_total, len(stats), *tail,
+                      last_h)
     if ref_len is None:
         ref_len = chosen_ref_len(spec, stats)
     if len(stats) == 1:  # one sentence: the row itself (numpy's sums cost more than scoring)

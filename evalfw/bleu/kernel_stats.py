@@ -44,6 +44,19 @@ class Summary(NamedTuple):
     bad_row: int  # first row with a negative count or more matches than n-grams, -1 if none
 
 
+def kernel_sums(stats: SegmentStats, penalty: Any) -> tuple[Summary, int] | None:
+    """The kernel's sums of ``stats`` and the reference-length sum under ``penalty``'s rule,
+    when the kernel counted and the penalty is a built-in rule it knows (``kernel_rule()``);
+    None: sum the arrays."""
+    if not isinstance(stats, KernelStats):
+        return None
+    rule = getattr(penalty, "kernel_rule", lambda: None)()
+    if rule not in RULES:
+        return None
+    summary = stats.summary()
+    return summary, summary.ref_len[RULES.index(rule)]
+
+
 class KernelStats(SegmentStats):
     """A :class:`SegmentStats` backed by the kernel's buffers; arrays built on first access."""
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from evalfw.bleu.kernel_stats import RULES, KernelStats
+from evalfw.bleu.kernel_stats import kernel_sums
 from evalfw.bleu.stats import SegmentStats
 from evalfw.builtin.brevity import Closest
 from evalfw.builtin.counting import Clipped
@@ -75,10 +75,10 @@ def _count(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[
 def _sums(stats: SegmentStats) -> tuple[list[int], list[int], int, int]:
     """Corpus matches and totals per order, hypothesis and closest reference length; from
     the kernel's sums when it counted (no numpy), else from the arrays."""
-    if isinstance(stats, KernelStats):
-        s = stats.summary()
-        rule = RULES.index(_penalty().kernel_rule())  # type: ignore[arg-type]
-        return list(s.matches), list(s.totals), s.hyp_len, s.ref_len[rule]
+    summed = kernel_sums(stats, _penalty())
+    if summed is not None:
+        s, ref_len = summed
+        return list(s.matches), list(s.totals), s.hyp_len, ref_len
     chosen = _penalty().choose_ref_len(stats.hyp_len, stats.ref_lens)
     return (stats.matches.sum(axis=0).tolist(), stats.totals.sum(axis=0).tolist(),
             int(stats.hyp_len.sum()), int(chosen.sum()))
