@@ -59,7 +59,7 @@ class NativeTables:
                  source: tuple[Any, ...]) -> None:
         self._index = index
         self._unit = unit  # None: built from token lists
-        #: what numpy tables are built from if a count needs them (see ``_numpy_tables``)
+        #: what numpy tables are built from if a count needs them (see ``numpy_tables``)
         self._source = source
         self._numpy: NgramTables | None = None
         self.segments = lines
@@ -123,7 +123,7 @@ class NativeTables:
         holds the same tokens), else by numpy tables of the same references."""
         counted = self.count_raw(hypotheses)
         if counted is None:
-            return self._numpy_tables().count(hypotheses)
+            return self.numpy_tables().count(hypotheses)
         return self._arrays(counted, len(hypotheses))
 
     def count_raw(self, hypotheses: Sequence[Sequence[Hashable]]) -> Counted | None:
@@ -140,7 +140,7 @@ class NativeTables:
         return (np.frombuffer(hyp_len, np.int64),
                 np.frombuffer(matches, np.int64).reshape(lines, self.max_order))
 
-    def _numpy_tables(self) -> NgramTables:
+    def numpy_tables(self) -> NgramTables:
         if self._numpy is None:
             from evalfw.bleu.ngrams import NgramTables
 

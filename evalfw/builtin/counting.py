@@ -88,6 +88,8 @@ class Clipped(NgramCounter):
             counted = tables.count_raw(hypotheses)
             if counted is not None:
                 return self._kernel_stats(tables, counted)
+            # a token the kernel declines (not a plain str): numpy, without a second try
+            return self._stats(index, *tables.numpy_tables().count(hypotheses))
         return self._stats(index, *tables.count(hypotheses))
 
     # The fast lane (engine + built-in tokenizers only): token texts instead of token lists.
