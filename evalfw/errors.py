@@ -7,7 +7,6 @@ and keeps its traceback. Messages say what went wrong, where, and what to do abo
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -55,6 +54,8 @@ class RegressionDetected(EvalfwError):
 
 def suggest(name: str, choices: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest choices, or ``""``."""
+    import difflib  # only when a name is unknown: every command imports this module
+
     close = difflib.get_close_matches(name, sorted(choices), n=3, cutoff=0.6)
     if not close:
         return ""

@@ -110,6 +110,25 @@ def test_malformed_joined_texts_are_declined(text: str, lines: int) -> None:
     assert good is not None and good.count_joined(text, lines) is None
 
 
+
+@needs_kernel
+@pytest.mark.parametrize("unit", ["word", "char"])
+def test_every_code_point_splits_as_str_split(unit: str) -> None:
+    """The kernel's whitespace test (fast paths for printable ASCII and above U+3000) agrees
+    with ``str.split()`` on all 1,114,111 code points but "\\n", the line separator."""
+    points = [c for c in range(0x110000) if c != 0x0A]
+    for start in range(0, len(points), 0x20000):
+        lines = [f"a{chr(c)}b" for c in points[start:start + 0x20000]]
+        tables = NativeTables.build([joined(["a b"] * len(lines))], len(lines), 2, unit)
+        assert tables is not None
+        hyp_len, matches = tables.count_joined(joined(lines), len(lines), unit)
+        want = [len(line.split()) if unit == "word" else len("".join(line.split()))
+                for line in lines]
+        assert hyp_len.tolist() == want
+        # "a b" parts match where the character is whitespace, never across it
+        spaces = [w != (1 if unit == "word" else 3) for w in want]
+        assert (matches[:, 0] == np.where(spaces, 2, 0 if unit == "word" else 2)).all()
+
 @needs_kernel
 def test_list_path_on_a_kernel_index_uses_numpy_tables() -> None:
     refs = [joined(["a b c", "d e"])]

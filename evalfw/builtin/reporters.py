@@ -9,16 +9,14 @@ every result at full precision.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalfw.components import Reporter
 from evalfw.plugin import hookimpl
-from evalfw.reports.cells import Significance
+
+if TYPE_CHECKING:
+    from evalfw.reports.grid import Grid
 
 _DECIMALS = {
     "type": "object",
@@ -29,69 +27,11 @@ _DECIMALS = {
 }
 
 
-@dataclass(frozen=True)
-class Column:
-    test_set: str
-    metric: str
-    level: str
-    both_levels: bool
+def _grid(record: Mapping[str, Any], decimals: int | None) -> Grid:
+    # imported here: registering the reporters (every plugin host does) must stay cheap
+    from evalfw.reports.grid import Grid
 
-    @property
-    def label(self) -> str:
-        return f"{self.metric} ({self.level})" if self.both_levels or self.level != "corpus" \
-            else self.metric
-
-
-class Grid:
-    """Systems x (test set, metric, level) view of a record's results."""
-
-    def __init__(self, record: Mapping[str, Any], decimals: int | None = None) -> None:
-        self.record = record
-        self.decimals = decimals
-        self.significance = Significance(record)  # intervals and markers (issue 4), if any
-        levels = {m["name"]: m["levels"] for m in record.get("metrics", [])}
-        self.columns: list[Column] = []
-        self.systems: list[str] = []
-        self.cells: dict[tuple[str, Column], Mapping[str, Any]] = {}
-        for r in record["results"]:
-            col = Column(r["test_set"], r["metric"], r["level"],
-                         len(levels.get(r["metric"], ())) > 1)
-            if col not in self.columns:
-                self.columns.append(col)
-            if r["system"] not in self.systems:
-                self.systems.append(r["system"])
-            self.cells[(r["system"], col)] = r
-        # columns in config order (test sets, then metrics, then levels), whatever the row order
-        ts_order = {t["name"]: i for i, t in enumerate(record.get("test_sets", []))}
-        m_order = {name: i for i, name in enumerate(levels)}
-        self.columns.sort(key=lambda c: (ts_order.get(c.test_set, len(ts_order)),
-                                         m_order.get(c.metric, len(m_order)),
-                                         c.level != "corpus"))
-
-    def value(self, system: str, col: Column, latex: bool = False) -> str:
-        r = self.cells.get((system, col))
-        if r is None:
-            return "-"
-        places = self.decimals if self.decimals is not None else (
-            2 if r.get("score_scale", 100) == 100 else 4)
-        text = f"{r['score']:.{places}f}"
-        if col.level != "corpus":
-            return text
-        return self.significance.decorate(text, system, col.test_set, col.metric, places, latex)
-
-    def test_set_groups(self) -> list[tuple[str, int]]:
-        """(test set, number of columns) in column order."""
-        groups: list[tuple[str, int]] = []
-        for col in self.columns:
-            if groups and groups[-1][0] == col.test_set:
-                groups[-1] = (col.test_set, groups[-1][1] + 1)
-            else:
-                groups.append((col.test_set, 1))
-        return groups
-
-
-def title(record: Mapping[str, Any]) -> str:
-    return f"{record['experiment']} {record['version']} ({record['created']})"
+    return Grid(record, decimals)
 
 
 class TableReporter(Reporter):
@@ -101,7 +41,7 @@ class TableReporter(Reporter):
     options_schema = _DECIMALS
 
     def render(self, record: Mapping[str, Any]) -> str:
-        grid = Grid(record, self.options["decimals"])
+        grid = _grid(record, self.options["decimals"])
         head1 = ["", *(c.test_set for c in grid.columns)]
         head2 = ["system", *(c.label for c in grid.columns)]
         rows = [[s, *(grid.value(s, c) for c in grid.columns)] for s in grid.systems]
@@ -112,6 +52,8 @@ class TableReporter(Reporter):
             first = cells[0].ljust(widths[0])
             rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
             return "  ".join([first, *rest]).rstrip()
+
+        from evalfw.reports.grid import title
 
         out = [title(record), "", line(head1), line(head2),
                "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
@@ -133,6 +75,8 @@ class JsonReporter(Reporter):
     extension = "json"
 
     def render(self, record: Mapping[str, Any]) -> str:
+        import json
+
         keep = ("experiment", "version", "created", "specs", "results", "warnings",
                 "significance")  # present when the config asked for significance tests
         return json.dumps({k: record[k] for k in keep if k in record}, indent=1,
@@ -149,6 +93,9 @@ class CsvReporter(Reporter):
     extension = "csv"
 
     def render(self, record: Mapping[str, Any]) -> str:
+        import csv
+        import io
+
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(CSV_FIELDS)
@@ -171,7 +118,7 @@ class MarkdownReporter(Reporter):
     options_schema = _DECIMALS
 
     def render(self, record: Mapping[str, Any]) -> str:
-        grid = Grid(record, self.options["decimals"])
+        grid = _grid(record, self.options["decimals"])
         head = ["System", *(f"{c.test_set} {c.label}" for c in grid.columns)]
         out = ["| " + " | ".join(_md_escape(h) for h in head) + " |",
                "|:---|" + "---:|" * len(grid.columns)]
@@ -199,7 +146,7 @@ class LatexReporter(Reporter):
     options_schema = _DECIMALS
 
     def render(self, record: Mapping[str, Any]) -> str:
-        grid = Grid(record, self.options["decimals"])
+        grid = _grid(record, self.options["decimals"])
         n = len(grid.columns)
         out = [f"\\begin{{tabular}}{{l{'r' * n}}}", "\\toprule"]
         groups = grid.test_set_groups()

@@ -68,7 +68,7 @@ def _places(row: Mapping[str, Any]) -> int:
 
 def results_table(record: Mapping[str, Any], sig: Significance) -> str:
     """The paper table: systems x (test set, metric) with intervals and markers."""
-    from evalfw.builtin.reporters import Grid
+    from evalfw.reports.grid import Grid
 
     grid = Grid(record)
     out = ['<table class="results"><thead><tr><th rowspan="2">System</th>']
