@@ -89,6 +89,48 @@ def test_kernel_equals_numpy_on_random_texts(unit: str) -> None:
     assert compared > 700 and matched > 50  # the highest order matched often enough
 
 
+def _sequence(k: int, tag: str = "w") -> list[str]:
+    return [f"{tag}{i}" for i in range(k)]
+
+
+#: segments around the limits of the 16-bit n-gram slots: (tokens, max order, wide?)
+#: k distinct tokens at order 2 give 2k - 1 n-grams; up to 16384 fit 32768 slots (int16 slot
+#: numbers), one more needs 65536 slots. One token repeated 65535 times still fits a 16-bit
+#: count, 65536 times does not.
+LIMITS = [
+    (_sequence(8192), 2, False), (_sequence(8193), 2, True),
+    (_sequence(16384), 1, False), (_sequence(16385), 1, True),
+    (["a"] * 65535, 3, False), (["a"] * 65536, 3, True),
+]
+
+
+@needs_kernel
+@pytest.mark.parametrize("tokens,order,wide", LIMITS)
+def test_blocks_on_either_side_of_the_16_bit_limits(tokens: list[str], order: int,
+                                                    wide: bool) -> None:
+    """A block whose slot numbers, token ids or counts outgrow 16 bits gets 32-bit slots; both
+    layouts count exactly what numpy counts, in one index with ordinary segments around it."""
+    rng = random.Random(len(tokens) * 10 + order)
+    lines = ["x y z", " ".join(tokens), "y z x y"]
+    fast, slow = both([joined(lines), joined(["x y", "", "z x y z"])], 3, order, "word")
+    assert fast is not None and slow is not None
+    assert fast._index.wide_blocks == int(wide)
+    shuffled = tokens[:]
+    rng.shuffle(shuffled)
+    for hyp_line in (" ".join(tokens), " ".join(tokens + tokens[:5]), " ".join(shuffled),
+                     " ".join(tokens[: len(tokens) // 2])):
+        hyp = joined(["x y z x", hyp_line, "y z"])
+        got, want = fast.count_joined(hyp, 3), slow.count_joined(hyp, 3)
+        assert want is not None and got is not None
+        assert got[0].tolist() == want[0].tolist()
+        assert got[1].tolist() == want[1].tolist()
+    # the list path builds the same blocks
+    lists = NativeTables.from_lists([[ln.split() for ln in lines]], order)
+    assert lists is not None and lists._index.wide_blocks == int(wide)
+    assert lists.count([["x"], tokens, []])[1].tolist() == \
+        NgramTables([[ln.split() for ln in lines]], order).count([["x"], tokens, []])[1].tolist()
+
+
 @needs_kernel
 def test_clipping_and_lengths_by_hand() -> None:
     tables = NativeTables.build([joined(["a b c a", "x y"]), joined(["a b a", ""])], 2, 4, "word")

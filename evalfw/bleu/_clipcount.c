@@ -14,6 +14,8 @@
  * without leaving the block. N-gram slots are keyed (slot of the (n-1)-gram prefix, last
  * token) and hold the n-gram's largest count in a single reference. Every block is visited
  * once per hypothesis file, long after its last visit, so it is swept into the cache first.
+ * N-gram slots have 16-bit fields (6 bytes) wherever a block allows it, else 32-bit ones:
+ * half the memory to fault in while building and to sweep while counting.
  *
  * Clipping without a second pass: the k-th occurrence of an n-gram in a hypothesis matches iff
  * k <= its maximum count in a single reference, so sum(min(count, max)) is a running total.
@@ -24,11 +26,14 @@
 #include <string.h>
 #include <math.h>
 
-typedef struct { uint32_t tsize, esize, nchars, pad; } Head;
+/* wide: the block's n-gram slots are ESlot32 (else ESlot16) */
+typedef struct { uint32_t tsize, esize, nchars, wide; } Head;
 /* id: local token id + 1 (0: empty slot); c: the character (len 1) or its offset in chars */
 typedef struct { uint32_t hash; int32_t id; uint32_t len; uint32_t c; } TSlot;
-/* parent: slot of the prefix n-gram, -1 for unigrams, EMPTY for an empty slot */
-typedef struct { int32_t parent; int32_t tok; int32_t refmax; } ESlot;
+/* parent: slot of the prefix n-gram, -1 for unigrams, EMPTY for an empty slot. The narrow
+ * form serves a block whose slot numbers, token ids and counts all fit 16 bits (fits16). */
+typedef struct { int16_t parent; int16_t tok; uint16_t refmax; } ESlot16;
+typedef struct { int32_t parent; int32_t tok; int32_t refmax; } ESlot32;
 #define EMPTY (-2)
 
 typedef struct { const Py_UCS4 *p; Py_ssize_t len; uint64_t hash; } Span;   /* a token */
@@ -152,8 +157,38 @@ static inline const Head *block(const Index *ix, Py_ssize_t s) {
     return (const Head *)(ix->blocks + ix->block_at[s]);
 }
 #define TSLOTS(h) ((TSlot *)((Head *)(h) + 1))
-#define ESLOTS(h) ((ESlot *)(TSLOTS(h) + (h)->tsize))
-#define CHARS(h) ((Py_UCS4 *)(ESLOTS(h) + (h)->esize))
+#define ESLOTS(h) ((void *)(TSLOTS(h) + (h)->tsize))
+#define ESLOT_SIZE(wide) ((wide) ? sizeof(ESlot32) : sizeof(ESlot16))
+#define CHARS(h) ((Py_UCS4 *)((char *)ESLOTS(h) + (h)->esize * ESLOT_SIZE((h)->wide)))
+
+/* Whether a block's n-gram slots fit ESlot16: slot numbers (parents) in int16 and counts in
+ * uint16. Token ids fit too: every token is a unigram, so there are at most esize / 2 of them.
+ * Real segments fit by far; a long document scored as one segment may not. */
+static inline int fits16(size_t esize, int32_t refmax) {
+    return esize <= 32768 && refmax <= 65535;
+}
+
+/* Field access for either layout; ``wide`` is a constant at every call site that matters
+ * (count_ngrams is inlined once per layout), so the choice costs nothing per lookup. */
+static inline int32_t ent_parent(const void *es, size_t i, int wide) {
+    return wide ? ((const ESlot32 *)es)[i].parent : ((const ESlot16 *)es)[i].parent;
+}
+static inline int32_t ent_tok(const void *es, size_t i, int wide) {
+    return wide ? ((const ESlot32 *)es)[i].tok : ((const ESlot16 *)es)[i].tok;
+}
+static inline int32_t ent_refmax(const void *es, size_t i, int wide) {
+    return wide ? ((const ESlot32 *)es)[i].refmax : ((const ESlot16 *)es)[i].refmax;
+}
+static inline void ent_set(void *es, size_t i, int wide, int32_t parent, int32_t tok,
+                           int32_t refmax) {
+    if (wide) {
+        ESlot32 *e = &((ESlot32 *)es)[i];
+        e->parent = parent; e->tok = tok; e->refmax = refmax;
+    } else {   /* fits16 checked these */
+        ESlot16 *e = &((ESlot16 *)es)[i];
+        e->parent = (int16_t)parent; e->tok = (int16_t)tok; e->refmax = (uint16_t)refmax;
+    }
+}
 
 static inline size_t ent_home(int32_t parent, int32_t tok, size_t mask) {
     return (size_t)mix(((uint64_t)(uint32_t)parent << 32) | (uint32_t)tok) & mask;
@@ -174,13 +209,13 @@ static inline int32_t find_tok(const Head *h, const Span *sp) {
     }
 }
 
-/* Slot of the n-gram (parent, tok) in block ``h``, or -1. */
-static inline int32_t find_ent(const Head *h, int32_t parent, int32_t tok) {
-    const ESlot *slots = ESLOTS(h);
-    size_t mask = h->esize - 1;
+/* Slot of the n-gram (parent, tok) among n-gram slots ``es`` (``mask`` + 1 of them), or -1. */
+static inline int32_t find_ent(const void *es, size_t mask, int wide, int32_t parent,
+                               int32_t tok) {
     for (size_t i = ent_home(parent, tok, mask);; i = (i + 1) & mask) {
-        if (slots[i].parent == EMPTY) return -1;
-        if (slots[i].parent == parent && slots[i].tok == tok) return (int32_t)i;
+        int32_t p = ent_parent(es, i, wide);
+        if (p == EMPTY) return -1;
+        if (p == parent && ent_tok(es, i, wide) == tok) return (int32_t)i;
     }
 }
 
@@ -297,6 +332,7 @@ static int build_segment(Index *ix, Vec *blocks, size_t *max_esize, const Py_ssi
     int32_t *id = VEC(b->ids, int32_t), *cnt = VEC(b->cur, int32_t);
     Ent *en = VEC(b->ents, Ent);
     size_t ntok = 0, nent = 0, nchars = 0;
+    int32_t maxref = 0;
     for (size_t k = 0; k < total; k++) {                      /* distinct tokens */
         size_t i = sp[k].hash & (tmp_t - 1);
         for (;; i = (i + 1) & (tmp_t - 1)) {
@@ -336,16 +372,20 @@ static int build_segment(Index *ix, Vec *blocks, size_t *max_esize, const Py_ssi
                     cnt[e] = 0;
                     es[h] = e + 1;
                 }
-                if (++cnt[e] > en[e].refmax) en[e].refmax = cnt[e];
+                if (++cnt[e] > en[e].refmax) {
+                    en[e].refmax = cnt[e];
+                    if (cnt[e] > maxref) maxref = cnt[e];
+                }
                 parent = e;
             }
         }
-        memset(cnt, 0, nent * sizeof(int32_t));
+        if (nent) memset(cnt, 0, nent * sizeof(int32_t));   /* cnt is NULL while bound is 0 */
         base += (size_t)len;
     }
     /* the block, sized for what was found */
     size_t tsize = table_size(ntok), esize = table_size(nent);
-    size_t bytes = sizeof(Head) + tsize * sizeof(TSlot) + esize * sizeof(ESlot) +
+    int wide = !fits16(esize, maxref);
+    size_t bytes = sizeof(Head) + tsize * sizeof(TSlot) + esize * ESLOT_SIZE(wide) +
                    nchars * sizeof(Py_UCS4);
     bytes = (bytes + 15) & ~(size_t)15;
     if (tsize > UINT32_MAX / 2 || esize > INT32_MAX / 2 || nchars > UINT32_MAX / 2) {
@@ -357,8 +397,9 @@ static int build_segment(Index *ix, Vec *blocks, size_t *max_esize, const Py_ssi
     memset(h, 0, bytes);
     blocks->n += bytes;
     h->tsize = (uint32_t)tsize; h->esize = (uint32_t)esize; h->nchars = (uint32_t)nchars;
+    h->wide = (uint32_t)wide;
     TSlot *tslots = TSLOTS(h);
-    ESlot *eslots = ESLOTS(h);
+    void *eslots = ESLOTS(h);
     Py_UCS4 *chars = CHARS(h);
     size_t at = 0;
     for (size_t j = 0; j < ntok; j++) {
@@ -376,13 +417,13 @@ static int build_segment(Index *ix, Vec *blocks, size_t *max_esize, const Py_ssi
             at += (size_t)t->len;
         }
     }
-    for (size_t i = 0; i < esize; i++) eslots[i].parent = EMPTY;
+    for (size_t i = 0; i < esize; i++) ent_set(eslots, i, wide, EMPTY, 0, 0);
     int32_t *slot_of = VEC(b->slot_of, int32_t);
     for (size_t e = 0; e < nent; e++) {    /* a prefix always got its local id before */
         int32_t parent = en[e].parent < 0 ? -1 : slot_of[en[e].parent];
         size_t i = ent_home(parent, en[e].tok, esize - 1);
-        while (eslots[i].parent != EMPTY) i = (i + 1) & (esize - 1);
-        eslots[i].parent = parent; eslots[i].tok = en[e].tok; eslots[i].refmax = en[e].refmax;
+        while (ent_parent(eslots, i, wide) != EMPTY) i = (i + 1) & (esize - 1);
+        ent_set(eslots, i, wide, parent, en[e].tok, en[e].refmax);
         slot_of[e] = (int32_t)i;
     }
     if (esize > *max_esize) *max_esize = esize;
@@ -461,7 +502,8 @@ static PyObject *index_build(PyTypeObject *type, PyObject *seq, Py_ssize_t lines
         release(&keep);
         if (lists) {   /* the token sequences, for tokens() */
             if (vec_reserve(&sequence, b.spans.n) < 0) goto fail;
-            memcpy(VEC(sequence, int32_t) + sequence.n, b.ids.p, b.spans.n * sizeof(int32_t));
+            if (b.spans.n)   /* both buffers may still be NULL */
+                memcpy(VEC(sequence, int32_t) + sequence.n, b.ids.p, b.spans.n * sizeof(int32_t));
             sequence.n += b.spans.n;
         }
     }
@@ -507,6 +549,26 @@ static PyObject *Index_from_lists(PyObject *cls, PyObject *args) {
     return index_build((PyTypeObject *)cls, seq, lines, max_order, 0, 1);
 }
 
+/* The clipped matches of hypothesis token ids ``id[0..len)`` (-1: not in the references)
+ * against block ``h``, added to ``row``; ``cnt`` holds one zeroed counter per n-gram slot. */
+static inline __attribute__((always_inline)) void count_ngrams(
+        const Head *h, const int32_t *id, Py_ssize_t len, int N, int wide, int32_t *cnt,
+        int64_t *row) {
+    const void *es = ESLOTS(h);
+    size_t mask = h->esize - 1;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int32_t parent = -1;
+        for (int n = 1; n <= N && i + n <= len; n++) {
+            int32_t tok = id[i + n - 1];
+            if (tok < 0) break;
+            int32_t e = find_ent(es, mask, wide, parent, tok);
+            if (e < 0) break;
+            if (++cnt[e] <= ent_refmax(es, (size_t)e, wide)) row[n - 1]++;
+            parent = e;
+        }
+    }
+}
+
 /* Clipped matches of segment ``s``'s hypothesis tokens ``sp[0..len)`` into ``row``. */
 static int count_segment(const Index *ix, Py_ssize_t s, const Span *sp, Py_ssize_t len,
                          Vec *ids, int64_t *row) {
@@ -517,18 +579,10 @@ static int count_segment(const Index *ix, Py_ssize_t s, const Span *sp, Py_ssize
     int32_t *id = VEC(*ids, int32_t), *cnt = ix->scratch;
     int N = ix->max_order;
     for (Py_ssize_t i = 0; i < len; i++) id[i] = find_tok(h, &sp[i]);
-    const ESlot *es = ESLOTS(h);
-    for (Py_ssize_t i = 0; i < len; i++) {
-        int32_t parent = -1;
-        for (int n = 1; n <= N && i + n <= len; n++) {
-            int32_t tok = id[i + n - 1];
-            if (tok < 0) break;
-            int32_t e = find_ent(h, parent, tok);
-            if (e < 0) break;
-            if (++cnt[e] <= es[e].refmax) row[n - 1]++;
-            parent = e;
-        }
-    }
+    if (h->wide)   /* two copies of the loop, each with its layout fixed */
+        count_ngrams(h, id, len, N, 1, cnt, row);
+    else
+        count_ngrams(h, id, len, N, 0, cnt, row);
     memset(cnt, 0, h->esize * sizeof(int32_t));
     return 0;
 }
@@ -653,6 +707,14 @@ static PyObject *Index_ref_lens(Index *ix, void *closure) {
     (void)closure;
     Py_INCREF(ix->ref_lens);
     return ix->ref_lens;
+}
+
+/* How many blocks have 32-bit n-gram slots (for tests: both layouts must be exercised). */
+static PyObject *Index_wide_blocks(Index *ix, void *closure) {
+    (void)closure;
+    Py_ssize_t n = 0;
+    for (Py_ssize_t s = 0; s < ix->lines; s++) n += block(ix, s)->wide != 0;
+    return PyLong_FromSsize_t(n);
 }
 
 /* log(x) / exp(x) of every float64 in a buffer, by the C library's log and exp: the very
@@ -781,6 +843,8 @@ static PyMethodDef Index_methods[] = {
 
 static PyGetSetDef Index_getset[] = {
     {"ref_lens", (getter)Index_ref_lens, NULL, "int64 bytes, [lines][references]", NULL},
+    {"wide_blocks", (getter)Index_wide_blocks, NULL,
+     "segments whose n-gram slots need 32-bit fields", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
