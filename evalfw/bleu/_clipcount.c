@@ -14,8 +14,8 @@
  * without leaving the block. N-gram slots are keyed (slot of the (n-1)-gram prefix, last
  * token) and hold the n-gram's largest count in a single reference. Every block is visited
  * once per hypothesis file, long after its last visit, so it is swept into the cache first.
- * N-gram slots have 16-bit fields (6 bytes) wherever a block allows it, else 32-bit ones:
- * half the memory to fault in while building and to sweep while counting.
+ * N-gram slots have 16-bit fields (6 bytes) wherever a block allows it, else 32-bit ones (12
+ * bytes): less memory to fault in while building and to sweep while counting.
  *
  * Clipping without a second pass: the k-th occurrence of an n-gram in a hypothesis matches iff
  * k <= its maximum count in a single reference, so sum(min(count, max)) is a running total.
@@ -35,6 +35,15 @@ typedef struct { uint32_t hash; int32_t id; uint32_t len; uint32_t c; } TSlot;
 typedef struct { int16_t parent; int16_t tok; uint16_t refmax; } ESlot16;
 typedef struct { int32_t parent; int32_t tok; int32_t refmax; } ESlot32;
 #define EMPTY (-2)
+
+/* count_ngrams must be inlined at both call sites, each with its slot layout fixed */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline
+#endif
 
 typedef struct { const Py_UCS4 *p; Py_ssize_t len; uint64_t hash; } Span;   /* a token */
 
@@ -551,7 +560,7 @@ static PyObject *Index_from_lists(PyObject *cls, PyObject *args) {
 
 /* The clipped matches of hypothesis token ids ``id[0..len)`` (-1: not in the references)
  * against block ``h``, added to ``row``; ``cnt`` holds one zeroed counter per n-gram slot. */
-static inline __attribute__((always_inline)) void count_ngrams(
+static ALWAYS_INLINE void count_ngrams(
         const Head *h, const int32_t *id, Py_ssize_t len, int N, int wide, int32_t *cnt,
         int64_t *row) {
     const void *es = ESLOTS(h);
