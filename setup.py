@@ -9,8 +9,8 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "evalfw.bleu._clipcount",
-            sources=["evalfw/bleu/_clipcount.c"],
+            "evalfw.metrics.bleu.counting._clipcount",
+            sources=["evalfw/metrics/bleu/counting/_clipcount.c"],
             optional=True,
             extra_compile_args=["-O3"],
             libraries=["m"],

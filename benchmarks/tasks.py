@@ -58,9 +58,9 @@ def corpus_native(impl: str) -> list[float]:
 
 
 def _evalfw():
-    from evalfw.bleu import engine
-    from evalfw.bleu.api import default_host
-    from evalfw.bleu.spec import resolve_spec
+    from evalfw.metrics.bleu import engine
+    from evalfw.api import default_host
+    from evalfw.metrics.bleu.spec import resolve_spec
 
     host = default_host()
     return (lambda **o: resolve_spec(host, o)), engine
@@ -125,7 +125,8 @@ def synthetic(impl: str, data: str) -> list[float]:
             refs = [s.rstrip("\n") for s in islice(fr, SLICE)]
             hyps = [s.rstrip("\n") for s in islice(fh, SLICE)]
         return [BLEU().corpus_score(hyps, [refs]).score]
-    from evalfw.bleu import engine, stream
+    from evalfw.metrics.bleu import engine
+    from evalfw.metrics.bleu import stream
 
     spec_of, _ = _evalfw()
     spec = spec_of()
@@ -136,7 +137,9 @@ def synthetic(impl: str, data: str) -> list[float]:
 
 def cached(impl: str, data: str, cache_dir: str) -> list[float]:
     """Streamed 1M-segment corpus BLEU through the statistics cache (cold, then warm)."""
-    from evalfw.bleu import cache, engine, stream
+    from evalfw.runner import cache
+    from evalfw.metrics.bleu import engine
+    from evalfw.metrics.bleu import stream
 
     spec_of, _ = _evalfw()
     spec = spec_of()

@@ -26,11 +26,11 @@ from evalfw.plugin import hookimpl
 __version__ = "0.1.0"
 
 _LAZY = {
-    "corpus_bleu": "evalfw.bleu.api",
-    "sentence_bleu": "evalfw.bleu.api",
-    "sentence_scores": "evalfw.bleu.api",
-    "BleuScore": "evalfw.bleu.result",
-    "PluginHost": "evalfw.plugin.host",
+    "corpus_bleu": "evalfw.api",
+    "sentence_bleu": "evalfw.api",
+    "sentence_scores": "evalfw.api",
+    "BleuScore": "evalfw.metrics.bleu.result",
+    "PluginHost": "evalfw.host.host",
     "run": "evalfw.runner.run",
 }
 

@@ -21,7 +21,7 @@ from evalfw.errors import ConfigError
 if TYPE_CHECKING:
     import numpy as np
 
-    from evalfw.bleu.stats import ReferenceIndex, SegmentStats
+    from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 
 EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
     {"type": "object", "properties": {}, "additionalProperties": False}

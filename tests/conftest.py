@@ -13,14 +13,14 @@ WMT22 = SHARED / "data" / "wmt22"
 
 @pytest.fixture
 def host():
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
     return PluginHost.create(autoload=False)
 
 
 @pytest.fixture(scope="session")
 def session_host():
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
     return PluginHost.create(autoload=False)
 

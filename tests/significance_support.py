@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from evalfw.bleu.spec import BleuSpec, resolve_spec
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
+from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.components import Tokenizer
 from evalfw.plugin import hookimpl
-from evalfw.plugin.host import BUILTIN_PLUGINS, PluginHost
+from evalfw.host.host import BUILTIN_PLUGINS, PluginHost
 
 SHARED = Path(__file__).parents[1].parent / "shared"
 WMT22 = SHARED / "data" / "wmt22"
@@ -114,7 +114,7 @@ def check_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind
     """Run both implementations; every number must be identical."""
     from sacrebleu.metrics import BLEU
 
-    from evalfw.analysis import sacrebleu_text as st
+    from evalfw.cli import sacrebleu_text as st
     from evalfw.analysis import significance as sig
 
     sig_text, ref_results = sacre_paired(named, refs, kind, n, **bleu)

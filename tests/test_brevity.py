@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from evalfw.builtin.brevity import Closest, ClosestFirst, Shortest
+from evalfw.metrics.bleu.families.brevity import Closest, ClosestFirst, Shortest
 
 
 @pytest.mark.parametrize("cls", [Closest, ClosestFirst, Shortest])

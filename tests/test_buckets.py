@@ -14,7 +14,7 @@ import significance_support as sup  # noqa: E402
 
 from evalfw.analysis import bucketed_analysis, confidence_intervals, paired_test  # noqa: E402
 from evalfw.analysis.buckets import assign  # noqa: E402
-from evalfw.builtin.bucketers import HypLength, RefLength, edge_labels  # noqa: E402
+from evalfw.analysis.bucketers import HypLength, RefLength, edge_labels  # noqa: E402
 from evalfw.components import Bucketer  # noqa: E402
 from evalfw.errors import ConfigError, PluginError  # noqa: E402
 
@@ -23,7 +23,7 @@ def _stats_with_refs(ref_len: list[int]):
     n = len(ref_len)
     hyp = np.array(ref_len) + 1
     totals = np.maximum(0, hyp[:, None] - np.arange(4))
-    from evalfw.bleu.stats import SegmentStats
+    from evalfw.metrics.bleu.stats import SegmentStats
 
     return SegmentStats(hyp, np.array(ref_len)[:, None], totals // 2, totals)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalfw.analysis import paired_analysis
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.cli.main import main
 from evalfw.errors import EvalfwError, RegressionDetected
 from evalfw.records.load import open_run
@@ -99,7 +99,7 @@ def test_p_values_equal_the_analysis_on_the_stored_statistics(tmp_path):
     a = setup(tmp_path / "a")
     b = setup(tmp_path / "b", strong=damaged(0.1, seed=3))
     run_a, run_b = open_run(a), open_run(b)
-    from evalfw.bleu.api import default_host
+    from evalfw.api import default_host
 
     host = default_host()
     result = compare_runs(run_a, run_b, host, metric="bleu", samples=500, seed=5)
@@ -112,7 +112,7 @@ def test_p_values_equal_the_analysis_on_the_stored_statistics(tmp_path):
         return SegmentStats.from_arrays({n: arrays[f"{r['segments']}.{n}"]
                                          for n in ("hyp_len", "ref_lens", "matches", "totals")})
 
-    from evalfw.bleu.spec import resolve_spec
+    from evalfw.metrics.bleu.spec import resolve_spec
 
     (want,) = paired_analysis({"A": stats(run_a), "B": stats(run_b)}, "A",
                               resolve_spec(host, {"preset": "sacrebleu"}), "bootstrap", 500, 5

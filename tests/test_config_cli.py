@@ -13,10 +13,10 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent / "configs"))
 from config_support import HERE, make_host  # noqa: E402
 
-from evalfw.bleu.spec import OPTION_KEYS  # noqa: E402
+from evalfw.metrics.bleu.spec import OPTION_KEYS  # noqa: E402
 from evalfw.cli.main import main  # noqa: E402
 from evalfw.config import combined_schema, static_schema  # noqa: E402
-from evalfw.plugin.host import PluginHost  # noqa: E402
+from evalfw.host.host import PluginHost  # noqa: E402
 
 VALID = (HERE / "valid.yaml").read_text("utf-8")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalfw.builtin.brevity import Closest
-from evalfw.builtin.counting import Clipped
+from evalfw.metrics.bleu.families.brevity import Closest
+from evalfw.metrics.bleu.counting.clipped import Clipped
 
 SHARED = Path(__file__).parents[1].parent / "shared"
 WMT = SHARED / "data" / "wmt22"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evalfw.plugin import entrypoints
+from evalfw.host import entrypoints
 
 
 def _dist(root: Path, name: str, kind: str, text: str | None) -> None:
@@ -58,7 +58,7 @@ def test_custom_distribution_finder_defers_to_importlib(monkeypatch):
 
 
 def test_scoring_without_plugins_does_not_import_importlib_metadata():
-    code = ("import sys; from evalfw.bleu.api import corpus_bleu; "
+    code = ("import sys; from evalfw.api import corpus_bleu; "
             "corpus_bleu(['a b c'], [['a b c']]); "
             "print('importlib.metadata' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

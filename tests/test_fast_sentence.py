@@ -1,4 +1,4 @@
-"""The vectorized sentence-score path (``evalfw.bleu.fast``) equals ``score_counts`` per segment
+"""The vectorized sentence-score path (``evalfw.metrics.bleu.fast``) equals ``score_counts`` per segment
 bit for bit, for every built-in sacreBLEU smoothing, effective order, max order and penalty
 rule; and equals sacreBLEU's own ``sentence_score`` on random text."""
 
@@ -11,13 +11,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from evalfw.bleu import engine, fast
-from evalfw.bleu.spec import BleuSpec
-from evalfw.bleu.stats import SegmentStats
-from evalfw.builtin.brevity import Closest, ClosestFirst, Shortest
-from evalfw.builtin.counting import Clipped
-from evalfw.builtin.presets import SacreBleuPreset
-from evalfw.builtin.sacrebleu_family import AddK, Exp, Floor, NoSmoothing, SacreMean
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import fast
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.stats import SegmentStats
+from evalfw.metrics.bleu.families.brevity import Closest, ClosestFirst, Shortest
+from evalfw.metrics.bleu.counting.clipped import Clipped
+from evalfw.metrics.bleu.presets import SacreBleuPreset
+from evalfw.metrics.bleu.families.sacrebleu import AddK, Exp, Floor, NoSmoothing, SacreMean
 from evalfw.components import Tokenizer
 
 SMOOTHERS: list[tuple[type, dict[str, Any]]] = [

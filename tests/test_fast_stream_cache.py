@@ -9,13 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalfw.bleu import cache, engine, stream
-from evalfw.bleu.spec import BleuSpec
-from evalfw.bleu.stats import SegmentStats
-from evalfw.builtin.brevity import Closest
-from evalfw.builtin.counting import Clipped
-from evalfw.builtin.presets import SacreBleuPreset
-from evalfw.builtin.sacrebleu_family import Exp, SacreMean
+from evalfw.runner import cache
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import stream
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.stats import SegmentStats
+from evalfw.metrics.bleu.families.brevity import Closest
+from evalfw.metrics.bleu.counting.clipped import Clipped
+from evalfw.metrics.bleu.presets import SacreBleuPreset
+from evalfw.metrics.bleu.families.sacrebleu import Exp, SacreMean
 from evalfw.components import Tokenizer
 from evalfw.errors import InputError
 from evalfw.io.text import decode, split_lines

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import evalfw
-from evalfw.bleu.stats import SegmentStats
-from evalfw.builtin.counting import Clipped
+from evalfw.metrics.bleu.stats import SegmentStats
+from evalfw.metrics.bleu.counting.clipped import Clipped
 from evalfw.cli.main import main
 from evalfw.components import Mean, Smoothed, Smoother, Tokenizer
 from evalfw.errors import PluginError
 from evalfw.plugin import hookimpl
-from evalfw.plugin.host import PluginHost
+from evalfw.host.host import PluginHost
 
 HYPS = ["the cat sat on the mat", "a dog barked", "boom goes the line", "fine"]
 REFS = [["the cat sat on a mat", "a dog barked loudly", "boom went the line", "fine"]]

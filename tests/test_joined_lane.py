@@ -13,14 +13,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from tokenizer_support import random_batches, random_line  # noqa: E402
 
-from evalfw.bleu import engine  # noqa: E402
-from evalfw.bleu.api import default_host  # noqa: E402
-from evalfw.bleu.ngrams import Vocab, flatten, flatten_joined  # noqa: E402
-from evalfw.bleu.spec import resolve_spec  # noqa: E402
-from evalfw.builtin import tokenizers  # noqa: E402
-from evalfw.builtin.counting import Clipped  # noqa: E402
-from evalfw.builtin.tokenizers._batch import supports_joined  # noqa: E402
-from evalfw.builtin.tokenizers.mteval13a import Tokenizer13a  # noqa: E402
+from evalfw.metrics.bleu import engine  # noqa: E402
+from evalfw.api import default_host  # noqa: E402
+from evalfw.metrics.bleu.counting.tables import Vocab, flatten, flatten_joined  # noqa: E402
+from evalfw.metrics.bleu.spec import resolve_spec  # noqa: E402
+from evalfw import tokenizers  # noqa: E402
+from evalfw.metrics.bleu.counting.clipped import Clipped  # noqa: E402
+from evalfw.tokenizers.base import supports_joined  # noqa: E402
+from evalfw.tokenizers.mteval13a import Tokenizer13a  # noqa: E402
 
 CORE = ("none", "13a", "intl", "zh", "char")
 BY_NAME = {cls.name: cls for cls in tokenizers.evalfw_register_tokenizers()}

@@ -18,12 +18,13 @@ import sys
 import numpy as np
 import pytest
 
-from evalfw.bleu import engine, native
-from evalfw.bleu.api import default_host
-from evalfw.bleu.kernel_stats import RULES, KernelStats, floor_totals
-from evalfw.bleu.spec import resolve_spec
-from evalfw.bleu.stats import SegmentStats
-from evalfw.builtin.brevity import Closest
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.counting import kernel as native
+from evalfw.api import default_host
+from evalfw.metrics.bleu.counting.kernel_stats import RULES, KernelStats, floor_totals
+from evalfw.metrics.bleu.spec import resolve_spec
+from evalfw.metrics.bleu.stats import SegmentStats
+from evalfw.metrics.bleu.families.brevity import Closest
 
 KERNEL = native.kernel()
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason=native.describe())
@@ -139,9 +140,9 @@ def test_a_kernel_counted_corpus_score_does_not_import_numpy(preset, tokenizer) 
     options = {"preset": preset} | ({"tokenizer": tokenizer} if tokenizer else {})
     code = f"""
 import sys
-from evalfw.bleu import engine
-from evalfw.bleu.api import default_host
-from evalfw.bleu.spec import resolve_spec
+from evalfw.metrics.bleu import engine
+from evalfw.api import default_host
+from evalfw.metrics.bleu.spec import resolve_spec
 spec = resolve_spec(default_host(), {options!r})
 refs = [["the cat sat on the mat .", "a b c d e"], ["there is a cat on the mat", "a b c"]]
 index = engine.index_references(spec, refs)
@@ -151,7 +152,7 @@ print(score.score, "numpy" in sys.modules)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     value, imported = out.stdout.split()
     assert imported == "False", out.stdout
-    from evalfw.bleu.api import corpus_bleu
+    from evalfw.api import corpus_bleu
 
     want = corpus_bleu(["the cat is on the mat", "a b c d"],
                        [["the cat sat on the mat .", "a b c d e"],

@@ -1,4 +1,4 @@
-"""The compiled counting kernel (``evalfw.bleu._clipcount``) equals the numpy tables exactly.
+"""The compiled counting kernel (``evalfw.metrics.bleu.counting._clipcount``) equals the numpy tables exactly.
 
 Randomized differential tests on joined texts built to be hard: every kind of ``str.split()``
 whitespace, astral and combining characters, tokens that differ only past their first
@@ -19,10 +19,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from tokenizer_support import WHITESPACE as _ALL_SPACE  # noqa: E402
 
-from evalfw.bleu import native  # noqa: E402
-from evalfw.bleu.native import NativeTables  # noqa: E402
-from evalfw.bleu.ngrams import NgramTables  # noqa: E402
-from evalfw.builtin.counting import Clipped  # noqa: E402
+from evalfw.metrics.bleu.counting import kernel as native  # noqa: E402
+from evalfw.metrics.bleu.counting.kernel import NativeTables  # noqa: E402
+from evalfw.metrics.bleu.counting.tables import NgramTables  # noqa: E402
+from evalfw.metrics.bleu.counting.clipped import Clipped  # noqa: E402
 
 #: a line never holds "\n" (it separates the lines of a joined text)
 WHITESPACE = [c for c in _ALL_SPACE if c != "\n"]
@@ -194,7 +194,7 @@ def test_engine_equals_sacrebleu_with_and_without_the_kernel(switch: str, monkey
     numbers (the rest of the suite runs with the kernel whenever it is built)."""
     from sacrebleu.metrics import BLEU
 
-    from evalfw.bleu import api
+    from evalfw import api
 
     monkeypatch.setenv("EVALFW_NATIVE", switch)
     rng = random.Random(f"engine-{switch}")
@@ -306,7 +306,7 @@ def test_a_record_counted_by_the_kernel_verifies_with_numpy(tmp_path, monkeypatc
     switch is named as a note, not as a difference."""
     import shutil
 
-    from evalfw.records.verify import verify
+    from evalfw.runner.verify import verify
     from evalfw.runner.run import run_experiment
 
     repo = Path(__file__).resolve().parents[1]

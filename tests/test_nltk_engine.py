@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from evalfw.bleu import api
-from evalfw.builtin.nltk_family import NltkMethod6Error
+from evalfw import api
+from evalfw.metrics.bleu.families.nltk import NltkMethod6Error
 from evalfw.components import Counts
 from evalfw.errors import EvalfwError
 from tests.nltk_support import identical, outcome
@@ -89,7 +89,7 @@ def test_nltk_preset_matches_nltk(session_host):
 
 
 def test_method6_error_is_a_user_error():
-    from evalfw.builtin.nltk_family import Method6
+    from evalfw.metrics.bleu.families.nltk import Method6
 
     counts = Counts((3, 1, 0, 0), (3, 2, 1, 1), 3, 9, 1, (3,), (3,), 3)
     with pytest.raises(EvalfwError, match="trigram"):
@@ -99,7 +99,7 @@ def test_method6_error_is_a_user_error():
 
 
 def test_nltk_smoothers_reject_zero_totals():
-    from evalfw.builtin.nltk_family import Method3
+    from evalfw.metrics.bleu.families.nltk import Method3
 
     with pytest.raises(EvalfwError, match="total_floor"):
         Method3().smooth(Counts((1, 0), (1, 0), 1, 1))

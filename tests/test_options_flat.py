@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from evalfw.plugin.host import PluginHost
+from evalfw.host.host import PluginHost
 from evalfw.plugin.options import _is_flat, first_error, jsonschema_first_error
 
 #: plain values and a few that only jsonschema handles (lists, dicts, tuples)
@@ -98,7 +98,7 @@ def test_unhandled_keywords_fall_back_to_jsonschema() -> None:
 def test_scoring_does_not_import_jsonschema() -> None:
     code = ("import sys, evalfw; from evalfw.compat.sacrebleu import BLEU; "
             "BLEU(tokenize='zh').corpus_score(['a b'], [['a b']]); "
-            "from evalfw.bleu.api import default_host; from evalfw.bleu.spec import resolve_spec; "
+            "from evalfw.api import default_host; from evalfw.metrics.bleu.spec import resolve_spec; "
             "resolve_spec(default_host(), {'preset': 'nltk'}); "
             "print('jsonschema' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -9,8 +9,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from evalfw.builtin import paper_family as P
-from evalfw.builtin.nltk_family import Method4
+from evalfw.metrics.bleu.families import paper as P
+from evalfw.metrics.bleu.families.nltk import Method4
 from evalfw.components import Counts
 
 # "It is ." vs "It is a place of quiet contemplation ." with NLTK's totals (l_n >= 1):
@@ -135,7 +135,7 @@ def test_geometric_effective_order():
 
 
 def test_engine_scores_paper_methods(session_host):
-    from evalfw.bleu import api
+    from evalfw import api
 
     result = api.corpus_bleu(["It is ."], [["It is a place of quiet contemplation ."]],
                              host=session_host, preset="nltk", smoothing="chen-cherry-4",

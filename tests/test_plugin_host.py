@@ -14,8 +14,8 @@ from evalfw.cli.main import main
 from evalfw.components import Smoother, Smoothed
 from evalfw.errors import ComponentConflictError, UnknownComponentError
 from evalfw.plugin import hookimpl
-from evalfw.plugin import host as host_mod
-from evalfw.plugin.host import BUILTIN_PLUGINS, HOOKS, PluginHost
+from evalfw.host import host as host_mod
+from evalfw.host.host import BUILTIN_PLUGINS, HOOKS, PluginHost
 
 
 class Dup(Smoother):
@@ -51,7 +51,7 @@ def test_collision_names_both_providers():
     with pytest.raises(ComponentConflictError) as err:
         h.registry("smoothing").get("exp")
     msg = str(err.value)
-    assert "smoothing 'exp' is provided by both plugin 'evalfw.builtin.sacrebleu_family'" in msg
+    assert "smoothing 'exp' is provided by both plugin 'evalfw.metrics.bleu.families.sacrebleu'" in msg
     assert "plugin 'thirdparty'" in msg and "--disable-plugin thirdparty" in msg
     # other names keep working: the conflict only blocks the contested name
     assert h.registry("smoothing").get("floor").name == "floor"
@@ -103,7 +103,7 @@ def test_disable_plugin_by_env(monkeypatch):
     monkeypatch.setattr(host_mod, "_entry_points", lambda: eps)
     monkeypatch.setenv("EVALFW_DISABLE_PLUGINS", "dup")
     h = PluginHost.create(autoload=True)
-    assert h.registry("smoothing").get("exp").__module__ == "evalfw.builtin.sacrebleu_family"
+    assert h.registry("smoothing").get("exp").__module__ == "evalfw.metrics.bleu.families.sacrebleu"
 
 
 def test_plugin_dir_files_and_bad_hook(tmp_path):
@@ -138,7 +138,7 @@ def test_plugin_dir_files_and_bad_hook(tmp_path):
 
 def test_plugins_command_json(capsys, tmp_path):
     (tmp_path / "extra.py").write_text(textwrap.dedent('''
-        from evalfw.builtin.sacrebleu_family import Exp
+        from evalfw.metrics.bleu.families.sacrebleu import Exp
         from evalfw.plugin import hookimpl
 
         class Exp2(Exp):

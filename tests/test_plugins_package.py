@@ -18,7 +18,7 @@ import pytest
 import sacrebleu
 
 from evalfw.errors import ConfigError
-from evalfw.plugin.host import PluginHost
+from evalfw.host.host import PluginHost
 from evalfw.records.load import load_segments
 from tests.run_support import REPO, run, write_config
 

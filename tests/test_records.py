@@ -19,7 +19,7 @@ from evalfw.errors import ConfigError, RecordError
 from evalfw.records import store
 from evalfw.records.document import validate_record
 from evalfw.records.load import list_runs, load_record, open_run, resolve_run, versions
-from evalfw.records.verify import verify
+from evalfw.runner.verify import verify
 from tests.run_support import REPO, run, workdir  # noqa: F401  (fixture)
 
 
@@ -259,7 +259,7 @@ def test_verify_fails_naming_the_changed_input_and_moved_scores(workdir, capsys)
 
 def test_verify_names_a_component_version_change(workdir, monkeypatch):
     run()
-    from evalfw.builtin import sacrebleu_family
+    from evalfw.metrics.bleu.families import sacrebleu as sacrebleu_family
 
     from evalfw.components import Smoothed
 
@@ -279,7 +279,7 @@ def test_verify_names_a_component_version_change(workdir, monkeypatch):
 
 def test_verify_notes_version_changes_that_move_nothing(workdir, monkeypatch):
     run()
-    from evalfw.builtin import sacrebleu_family
+    from evalfw.metrics.bleu.families import sacrebleu as sacrebleu_family
 
     monkeypatch.setattr(sacrebleu_family.Exp, "version", "2")
     verdict = verify("wmt", Path("runs"))

@@ -209,8 +209,8 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
 
 
 def test_rerun_reuses_cached_statistics_and_verify_recomputes(workdir, monkeypatch):
-    from evalfw.bleu import engine
-    from evalfw.records.verify import verify
+    from evalfw.metrics.bleu import engine
+    from evalfw.runner.verify import verify
 
     first = evalfw.run("configs/wmt.yaml")
     assert (workdir / "runs" / ".cache" / "stats").is_dir()
@@ -224,7 +224,7 @@ def test_rerun_reuses_cached_statistics_and_verify_recomputes(workdir, monkeypat
         second = evalfw.run("configs/wmt.yaml")  # every cell comes from the cache
     assert numbers(first) == numbers(second)
     # verify must prove the numbers again, never read them back from the cache
-    monkeypatch.setattr("evalfw.bleu.cache.StatsCache.load",
+    monkeypatch.setattr("evalfw.runner.cache.StatsCache.load",
                         lambda *a: (_ for _ in ()).throw(AssertionError("cache used")))
     assert verify(f"runs/wmt/{second['version']}").ok
     monkeypatch.setenv("EVALFW_NO_CACHE", "1")

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from evalfw.analysis import bucketed_analysis, holm, paired_analysis
-from evalfw.bleu import engine
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.cli.main import main
 from evalfw.errors import ConfigError
 from evalfw.records.document import validate_record
 from evalfw.records.load import load_segments
-from evalfw.records.verify import verify
+from evalfw.runner.verify import verify
 from evalfw.runner.evaluate import resolve_specs
 from tests.run_support import REPO, run, workdir, write_config  # noqa: F401  (fixture)
 

@@ -24,9 +24,9 @@ from evalfw.analysis import (  # noqa: E402
 from evalfw.analysis import default_mode as dm  # noqa: E402
 from evalfw.analysis import resampling as rs  # noqa: E402
 from evalfw.analysis.results import ComparisonResult  # noqa: E402
-from evalfw.analysis.scoring import BatchScorer, counts_of, fast_path_applies  # noqa: E402
-from evalfw.bleu import engine  # noqa: E402
-from evalfw.bleu.stats import SegmentStats  # noqa: E402
+from evalfw.metrics.bleu.batch import BatchScorer, counts_of, fast_path_applies  # noqa: E402
+from evalfw.metrics.bleu import engine  # noqa: E402
+from evalfw.metrics.bleu.stats import SegmentStats  # noqa: E402
 from evalfw.errors import ConfigError, InputError  # noqa: E402
 
 SPECS = [

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import significance_support as sup  # noqa: E402
 
 from evalfw.analysis import export  # noqa: E402
-from evalfw.bleu import engine  # noqa: E402
+from evalfw.metrics.bleu import engine  # noqa: E402
 from evalfw.errors import ConfigError  # noqa: E402
 
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import significance_support as sup  # noqa: E402
 from significance_support import check_paired, sacre_paired, sacre_stats  # noqa: E402
 
-from evalfw.analysis import sacrebleu_text as st  # noqa: E402
+from evalfw.cli import sacrebleu_text as st  # noqa: E402
 from evalfw.analysis import significance as sig  # noqa: E402
 
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -99,7 +99,7 @@ def test_confidence_against_reference_notes():
 
 def test_end_to_end_through_evalfw_engine(wmt22):
     """Statistics from evalfw's own tokenizer and counter give sacreBLEU's p-values."""
-    from evalfw.bleu.api import compute_stats
+    from evalfw.api import compute_stats
 
     refs, hyps = wmt22
     names = ["Online-B", "PROMT", "Online-W"]

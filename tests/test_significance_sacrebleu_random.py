@@ -16,7 +16,7 @@ import significance_support as sup  # noqa: E402
 from significance_support import check_paired, sacre_paired, sacre_stats, spec_for  # noqa: E402
 
 from evalfw.analysis import sacrebleu_mode as sm  # noqa: E402
-from evalfw.analysis import sacrebleu_text as st  # noqa: E402
+from evalfw.cli import sacrebleu_text as st  # noqa: E402
 from evalfw.analysis import significance as sig  # noqa: E402
 
 pytest.importorskip("sacrebleu")

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 import evalfw
-from evalfw.plugin.host import PluginHost
+from evalfw.host.host import PluginHost
 from tests.conftest import REPO
 
 

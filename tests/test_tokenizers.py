@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 from tokenizer_support import random_batches, sacrebleu_oracle  # noqa: E402
 
-from evalfw.builtin import tokenizers  # noqa: E402
+from evalfw import tokenizers  # noqa: E402
 from evalfw.errors import PluginError  # noqa: E402
 
 CORE = ("none", "13a", "intl", "zh", "char")
@@ -30,7 +30,7 @@ def make(name: str):
 
 
 def test_registers_sacrebleu_names_through_the_host():
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
     host = PluginHost.create(autoload=False, builtins=False, extra_plugins=[tokenizers])
     assert host.registry("tokenizer").names() == sorted([*CORE, "ja-mecab", "ko-mecab"])
@@ -137,7 +137,7 @@ def test_random_batches_equal_sacrebleu(name):
 def test_zh_effective_ranges_equal_sacrebleu_on_every_code_point():
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-    from evalfw.builtin.tokenizers.zh import ZH_RANGES
+    from evalfw.tokenizers.zh import ZH_RANGES
 
     is_chinese = TokenizerZh._is_chinese_char.__wrapped__
     theirs = [c for c in range(0x110000) if is_chinese(chr(c))]
@@ -150,7 +150,7 @@ def test_intl_classes_equal_regex_on_the_bmp():
 
     import regex
 
-    from evalfw.builtin.tokenizers.intl import category_class
+    from evalfw.tokenizers.intl import category_class
 
     bmp = "".join(map(chr, range(0x10000)))
     for category in "PSN":

@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from tokenizer_support import sacrebleu_oracle  # noqa: E402
 
-from evalfw.builtin import tokenizers  # noqa: E402
+from evalfw import tokenizers  # noqa: E402
 
 SHARED = Path(__file__).parents[1].parent / "shared"
 BY_NAME = {cls.name: cls for cls in tokenizers.evalfw_register_tokenizers()}

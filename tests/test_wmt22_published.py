@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 
 import evalfw
-from evalfw.bleu import engine
-from evalfw.bleu.spec import resolve_spec
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.spec import resolve_spec
 from tests.conftest import need_wmt22, read_lines
 
 TOKENIZER = {"de-en": "13a", "en-de": "13a", "en-zh": "zh", "en-ja": "char"}

@@ -1,36 +1,39 @@
-"""Statistical analysis of per-segment BLEU statistics: bootstrap confidence intervals,
-paired significance tests (bootstrap, approximate randomization) in a sacreBLEU-exact mode and
-a better default mode, Holm correction, bucketed analysis and sentence-score export.
+"""Statistical analysis of per-segment statistics: bootstrap confidence intervals, paired
+significance tests (bootstrap, approximate randomization) in a sacreBLEU-exact mode and a
+better default mode, Holm correction, bucketed analysis and sentence-score export.
 
 Entry points (see :mod:`evalfw.analysis.significance` for the full docstring)::
 
     from evalfw.analysis import paired_analysis, paired_test, confidence_interval, apply_holm
+
+The names are imported on first use: the package also holds the built-in bucketers, which
+every plugin host registers, and registering them must not import numpy.
 """
 
 from __future__ import annotations
 
-from evalfw.analysis.buckets import BucketResult, bucketed_analysis
-from evalfw.analysis.results import ComparisonResult, ConfidenceResult, apply_holm, holm
-from evalfw.analysis.significance import (
-    PairedOutcome,
-    all_pairs,
-    confidence_interval,
-    confidence_intervals,
-    paired_analysis,
-    paired_test,
-)
+import importlib
+from typing import Any
 
-__all__ = [
-    "BucketResult",
-    "ComparisonResult",
-    "ConfidenceResult",
-    "PairedOutcome",
-    "all_pairs",
-    "apply_holm",
-    "bucketed_analysis",
-    "confidence_interval",
-    "confidence_intervals",
-    "holm",
-    "paired_analysis",
-    "paired_test",
-]
+_LAZY = {
+    "BucketResult": "evalfw.analysis.buckets",
+    "bucketed_analysis": "evalfw.analysis.buckets",
+    "ComparisonResult": "evalfw.analysis.results",
+    "ConfidenceResult": "evalfw.analysis.results",
+    "apply_holm": "evalfw.analysis.results",
+    "holm": "evalfw.analysis.results",
+    "PairedOutcome": "evalfw.analysis.significance",
+    "all_pairs": "evalfw.analysis.significance",
+    "confidence_interval": "evalfw.analysis.significance",
+    "confidence_intervals": "evalfw.analysis.significance",
+    "paired_analysis": "evalfw.analysis.significance",
+    "paired_test": "evalfw.analysis.significance",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'evalfw.analysis' has no attribute {name!r}")

@@ -18,9 +18,9 @@ import numpy as np
 
 from evalfw.analysis import significance as sig
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.bleu import engine
-from evalfw.bleu.spec import BleuSpec
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.components import Bucketer
 from evalfw.errors import PluginError
 

@@ -23,8 +23,8 @@ import numpy as np
 
 from evalfw.analysis import resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.analysis.scoring import BatchScorer
-from evalfw.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.batch import BatchScorer
+from evalfw.metrics.bleu.spec import BleuSpec
 
 Progress = Callable[[int, int], None]
 Named = Sequence[tuple[str, rs.Columns]]

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from evalfw.bleu import engine
-from evalfw.bleu.spec import BleuSpec
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.stats import SegmentStats
 
 FIELDS = ("test_set", "system", "metric", "segment", "score", "bp", "hyp_len", "ref_len")
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evalfw.bleu import engine
-from evalfw.bleu.spec import BleuSpec
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.errors import InputError
 
 #: elements of one block matrix (block rows x segments): ~8 MB of float64

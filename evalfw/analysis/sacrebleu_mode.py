@@ -26,10 +26,10 @@ import numpy as np
 
 from evalfw.analysis import resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.analysis.scoring import BatchScorer, sacrebleu_float32_score
-from evalfw.bleu import engine
-from evalfw.bleu.spec import BleuSpec
-from evalfw.builtin import sacrebleu_family as sbf
+from evalfw.metrics.bleu.batch import BatchScorer, sacrebleu_float32_score
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.families import sacrebleu as sbf
 from evalfw.errors import ConfigError
 
 SEED_ENV = "SACREBLEU_SEED"

@@ -1,7 +1,7 @@
 """Public API of the significance analyses: bootstrap intervals and paired tests.
 
-Everything works from per-segment statistics (:class:`evalfw.bleu.stats.SegmentStats`, one
-per system, segments aligned) and a :class:`evalfw.bleu.spec.BleuSpec`; nothing is
+Everything works from per-segment statistics (:class:`evalfw.metrics.bleu.stats.SegmentStats`, one
+per system, segments aligned) and a :class:`evalfw.metrics.bleu.spec.BleuSpec`; nothing is
 re-tokenized. Two modes:
 
 ``mode="sacrebleu"``
@@ -35,9 +35,9 @@ import numpy as np
 
 from evalfw.analysis import default_mode as dm, resampling as rs, sacrebleu_mode as sm
 from evalfw.analysis.results import METHODS, MODES, ComparisonResult, ConfidenceResult
-from evalfw.analysis.scoring import BatchScorer
-from evalfw.bleu.spec import BleuSpec
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu.batch import BatchScorer
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.errors import ConfigError, suggest
 
 DEFAULT_SEED = 12345

@@ -43,7 +43,7 @@ def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
     host = PluginHost.create(plugin_dirs=args.plugins_dir)
     rows = describe(host, args.all)
@@ -63,7 +63,7 @@ def execute(args: argparse.Namespace) -> int:
             print(f"    {kind}: {', '.join(names)}")
         for c in row.get("conflicts", []):
             print(f"    conflict: {c} is also provided by another plugin")
-    from evalfw.bleu import native
+    from evalfw.metrics.bleu.counting import kernel as native
 
     print(f"n-gram counting: {native.describe()}")
     return 0

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from evalfw.config import combined_schema, static_schema
-from evalfw.plugin.host import PluginHost
+from evalfw.host.host import PluginHost
 
 HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
 EPILOG = """examples:

@@ -43,7 +43,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="decimals in text output (default 1 for 0-100 scores, 4 for 0-1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     p.add_argument("--plugins-dir", action="append", default=[], help="load local plugin files")
-    from evalfw.analysis.score_cli import add_arguments
+    from evalfw.cli.score_significance import add_arguments
 
     add_arguments(p)  # --confidence, --paired-bs, --paired-ar, --seed (sacreBLEU's flags)
 
@@ -74,10 +74,10 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.bleu import engine
-    from evalfw.bleu.spec import resolve_spec
+    from evalfw.metrics.bleu import engine
+    from evalfw.metrics.bleu.spec import resolve_spec
     from evalfw.io.text import check_same_length, read_segments
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
     host = PluginHost.create(plugin_dirs=args.plugins_dir)
     opts = options_from_args(args)
@@ -101,7 +101,7 @@ def execute(args: argparse.Namespace) -> int:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")
     index = engine.index_references(spec, [r.lines for r in refs])
-    from evalfw.analysis import score_cli
+    from evalfw.cli import score_significance as score_cli
 
     if score_cli.requested(args):
         return score_cli.run(args, spec, [(s.path, engine.segment_stats(spec, s.lines, index))

@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.records.verify import verify
+    from evalfw.runner.verify import verify
 
     verdict = verify(args.run, args.runs_dir)
     print("\n".join(verdict.lines()))

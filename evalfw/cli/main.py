@@ -39,7 +39,7 @@ class _Parser(argparse.ArgumentParser):
         if self.list_components:
             # Names come from the registries, so plugins' components show up too; the host is
             # only built when help is asked for.
-            from evalfw.plugin.host import PluginHost
+            from evalfw.host.host import PluginHost
 
             host = PluginHost.create()
             lines = [f"  {kind}: {', '.join(host.registry(kind).names())}"
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _plugin_switches(args: argparse.Namespace) -> None:
     """Hand the global plugin switches to every plugin host this command creates (hosts are
     built deep inside the commands, so the environment is the one channel they all read)."""
-    from evalfw.plugin.host import ENV_DISABLE, ENV_NO_AUTOLOAD
+    from evalfw.host.host import ENV_DISABLE, ENV_NO_AUTOLOAD
 
     if args.disable_plugin:
         current = [n for n in os.environ.get(ENV_DISABLE, "").split(",") if n.strip()]

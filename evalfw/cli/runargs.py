@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
 DEFAULT_FORMAT = "table"
 
@@ -30,6 +30,6 @@ def render(host: PluginHost, name: str, record: Mapping[str, Any]) -> str:
 
 
 def default_host() -> PluginHost:
-    from evalfw.bleu.api import default_host as host
+    from evalfw.api import default_host as host
 
     return host()

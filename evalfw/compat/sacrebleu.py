@@ -14,11 +14,11 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from evalfw.bleu import engine
-from evalfw.bleu.result import verbose_text
-from evalfw.bleu.spec import BleuSpec, resolve_spec
-from evalfw.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.builtin.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.result import verbose_text
+from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
+from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
+from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
 from evalfw.components import Counts
 from evalfw.errors import InputError
 
@@ -35,7 +35,7 @@ SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "a
 @functools.cache
 def _host() -> Any:
     # Built-ins only: a drop-in for sacreBLEU must not change with installed plugins.
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
     return PluginHost.create(autoload=False)
 

@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from evalfw.bleu.spec import COMPONENT_KEYS, DEFAULT_PRESET, resolve_spec
+from evalfw.metrics.bleu.spec import COMPONENT_KEYS, DEFAULT_PRESET, resolve_spec
 from evalfw.config.locate import KeyPath, Locations, format_path
 from evalfw.config.schema import check_schema, plain
 from evalfw.errors import ConfigError, EvalfwError, PluginError
 
 if TYPE_CHECKING:
     from evalfw.config.model import MetricConfig, TestSetConfig
-    from evalfw.plugin.host import PluginHost
-    from evalfw.plugin.registry import ComponentEntry
+    from evalfw.host.host import PluginHost
+    from evalfw.host.registry import ComponentEntry
 
 
 def _entry(host: PluginHost, kind: str, name: str, path: KeyPath,

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from evalfw.bleu.spec import DEFAULT_PRESET, OPTION_KEYS
+from evalfw.metrics.bleu.spec import DEFAULT_PRESET, OPTION_KEYS
 from evalfw.components import ComponentChoice
 from evalfw.config import choices
 from evalfw.config.locate import KeyPath, Locations
@@ -34,7 +34,7 @@ from evalfw.config.requires import check_requirements, parse_requirements
 from evalfw.config.schema import check_schema, static_schema
 from evalfw.config.yamlload import parse_yaml, read_config_text
 from evalfw.errors import ConfigError
-from evalfw.plugin.host import PluginHost
+from evalfw.host.host import PluginHost
 
 DEFAULT_OUTPUT_DIR = "runs"
 SYSTEM_GLOB_KEY = "*"

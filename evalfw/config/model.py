@@ -69,7 +69,7 @@ class MetricConfig:
     name: str
     preset: str
     levels: tuple[str, ...]
-    #: options for ``evalfw.bleu.spec.resolve_spec``: ``preset`` plus what the config sets
+    #: options for ``evalfw.metrics.bleu.spec.resolve_spec``: ``preset`` plus what the config sets
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def options_for(self, test_set: TestSetConfig) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from evalfw.config.locate import Locations
 
 if TYPE_CHECKING:
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
 
 def parse_requirements(texts: Sequence[str], locations: Locations) -> list[Requirement]:

@@ -25,7 +25,7 @@ from evalfw.config.locate import KeyPath, Locations
 from evalfw.errors import ConfigError, suggest
 
 if TYPE_CHECKING:
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
 #: config key -> registry kind, for every place a component is chosen by name
 METRIC_COMPONENTS = ("tokenizer", "precision", "brevity_penalty", "smoothing", "mean")

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from evalfw.analysis import apply_holm
 from evalfw.analysis import significance as sig
-from evalfw.bleu import engine
-from evalfw.bleu.spec import COMPONENT_KEYS, BleuSpec, resolve_spec
-from evalfw.bleu.stats import SegmentStats
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.spec import COMPONENT_KEYS, BleuSpec, resolve_spec
+from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
 
 if TYPE_CHECKING:
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
     from evalfw.records.load import StoredRun
 
 STAT_NAMES = ("hyp_len", "ref_lens", "matches", "totals")

@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from evalfw.analysis import export
-from evalfw.bleu import engine
+from evalfw.metrics.bleu import engine
 from evalfw.errors import InputError
 from evalfw.io.text import read_segments
-from evalfw.runner.significance import Plan, cell_stats
+from evalfw.runner.analyse import Plan, cell_stats
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, TestSetConfig
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
     from evalfw.runner.evaluate import Evaluation
 
 EXPORT_FILES = {"csv": "sentences.csv", "jsonl": "sentences.jsonl"}

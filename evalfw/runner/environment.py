@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from evalfw.io.text import display_path
 
 if TYPE_CHECKING:
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
 #: distributions whose version can change a score or a record
 PACKAGES = ("evalfw", "numpy", "regex", "pluggy", "jsonschema", "PyYAML")
@@ -43,7 +43,7 @@ def plugin_facts(host: PluginHost) -> list[dict[str, Any]]:
 
 
 def environment(host: PluginHost) -> dict[str, Any]:
-    from evalfw.bleu import native
+    from evalfw.metrics.bleu.counting import kernel as native
 
     packages: dict[str, str | None] = {name: package_version(name) for name in PACKAGES}
     for info in host.plugins:

@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.bleu import cache as stats_cache
-from evalfw.bleu import engine
-from evalfw.bleu.spec import BleuSpec, resolve_spec
+from evalfw.runner import cache as stats_cache
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.errors import ConfigError, InputError
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 
 if TYPE_CHECKING:
-    from evalfw.bleu.stats import ReferenceIndex, SegmentStats
+    from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
     from evalfw.config import ExperimentConfig, TestSetConfig
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
 #: progress(done, total, label)
 Progress = Callable[[int, int, str], None]
@@ -111,7 +111,7 @@ def _stats_job(job: tuple[int, tuple[Any, ...]]) -> dict[str, np.ndarray]:
 
 def _all_stats(jobs: list[tuple[int, tuple[Any, ...]]], n_jobs: int,
                tick: Callable[[], None]) -> list[SegmentStats]:
-    from evalfw.bleu.stats import SegmentStats
+    from evalfw.metrics.bleu.stats import SegmentStats
 
     if n_jobs > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(n_jobs, len(jobs))) as pool:

@@ -25,7 +25,7 @@ from evalfw.runner.evaluate import Evaluation, Progress, evaluate
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, Override
-    from evalfw.plugin.host import PluginHost
+    from evalfw.host.host import PluginHost
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def load(config: Any, overrides: Iterable[str | Override] = (),
             raise ConfigError("overrides apply to a config path; pass the path, not a loaded "
                               "ExperimentConfig, together with overrides")
         if host is None:
-            from evalfw.bleu.api import default_host
+            from evalfw.api import default_host
 
             host = default_host()
         return config, host
@@ -127,7 +127,7 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                    host: PluginHost | None = None, progress: Progress | None = None,
                    argv: Sequence[str] | None = None, jobs: int = 1,
                    store: bool = True, cache: bool = True) -> RunOutcome:
-    from evalfw.runner import significance
+    from evalfw.runner import analyse as significance
 
     cfg, host = load(config, overrides, host)
     render = report_files(host, cfg)  # unknown reporters fail before scoring

@@ -14,7 +14,7 @@ from typing import Any
 
 import evalfw
 from evalfw.components import Reporter, Tokenizer
-from evalfw.plugin.host import BUILTIN_PLUGINS, PluginHost
+from evalfw.host.host import BUILTIN_PLUGINS, PluginHost
 
 HERE = Path(__file__).parent
 PLUGIN_DIR = HERE / "plugins"

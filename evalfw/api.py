@@ -1,0 +1,102 @@
+"""Public scoring functions: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores``.
+
+They follow sacreBLEU's call convention (a list of hypothesis strings and a list of reference
+*streams*, ``references[k][i]`` = reference k of segment i) but check what sacreBLEU does not:
+a length mismatch is an error, never a silent truncation. Options are those of
+:func:`evalfw.metrics.bleu.spec.resolve_spec` (``preset``, ``tokenizer``, ``smoothing``, ...).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.result import BleuScore
+from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
+from evalfw.errors import InputError
+
+if TYPE_CHECKING:
+    from evalfw.metrics.bleu.stats import SegmentStats
+    from evalfw.host.host import PluginHost
+
+
+@functools.cache
+def default_host() -> PluginHost:
+    """The host used when a caller passes none: built-ins plus installed plugins, built on
+    first use (never at import). Pass ``host=`` to control plugins explicitly."""
+    from evalfw.host.host import PluginHost
+
+    return PluginHost.create()
+
+
+def check_inputs(hypotheses: Any, references: Any) -> None:
+    """Reject the shapes sacreBLEU silently mis-scores."""
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+        raise InputError("hypotheses must be a list of strings (one per segment), "
+                         f"got {type(hypotheses).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence) or not references:
+        raise InputError("references must be a non-empty list of reference streams "
+                         "(references[k][i] is reference k of segment i)")
+    n = len(hypotheses)
+    for k, stream in enumerate(references):
+        if isinstance(stream, str) or not isinstance(stream, Sequence):
+            raise InputError(f"reference stream {k + 1} must be a list of strings, "
+                             f"got {type(stream).__name__}; wrap a single stream as [stream]")
+        if len(stream) != n:
+            hint = (" (did you pass one list of references per segment? pass one list per "
+                    "reference stream instead)" if len(references) == n else "")
+            raise InputError(f"{n} hypotheses but reference stream {k + 1} has {len(stream)} "
+                             f"segments{hint}")
+    for i, h in enumerate(hypotheses):
+        if not isinstance(h, str):
+            raise InputError(f"hypothesis {i + 1} is {type(h).__name__}, not a string")
+    for i in range(n):
+        if all(stream[i] is None for stream in references):
+            raise InputError(f"segment {i + 1} has no reference (every stream has None there)")
+
+
+def _spec(host: PluginHost | None, options: dict[str, Any]) -> BleuSpec:
+    return resolve_spec(host or default_host(), options)
+
+
+def compute_stats(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],
+                  spec: BleuSpec) -> SegmentStats:
+    check_inputs(hypotheses, references)
+    index = engine.index_references(spec, references)
+    return engine.segment_stats(spec, hypotheses, index)
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], *,
+                host: PluginHost | None = None, **options: Any) -> BleuScore:
+    """Corpus BLEU of ``hypotheses`` against reference streams.
+
+    >>> corpus_bleu(["the cat sat"], [["the cat sat"]]).score
+    100.00000000000004
+    """
+    spec = _spec(host, options)
+    return engine.corpus_score(spec, compute_stats(hypotheses, references, spec))
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str], *,
+                  host: PluginHost | None = None, **options: Any) -> BleuScore:
+    """BLEU of one segment; ``references`` is a list of strings (its references)."""
+    if isinstance(references, str):
+        raise InputError("sentence_bleu takes a list of reference strings, not one string")
+    return corpus_bleu([hypothesis], [[r] for r in references], host=host, **options)
+
+
+def sentence_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], *,
+                    host: PluginHost | None = None, **options: Any) -> list[BleuScore]:
+    """Score every segment at once (the references are indexed a single time)."""
+    spec = _spec(host, options)
+    return engine.sentence_scores(spec, compute_stats(hypotheses, references, spec))
+
+
+def sentence_score_values(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],
+                          *, host: PluginHost | None = None, **options: Any) -> Any:
+    """Every segment's score as a float64 numpy array, without building result objects
+    (for MBR decoding, RL rewards, filtering); equal to ``[s.score for s in sentence_scores(...)]``."""
+    spec = _spec(host, options)
+    return engine.sentence_score_values(spec, compute_stats(hypotheses, references, spec))

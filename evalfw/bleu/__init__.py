@@ -1,1 +1,0 @@
-"""The BLEU engine: options -> components (spec), statistics, scoring, fast paths, public API."""

@@ -1,0 +1,256 @@
+"""The plugin host: one pluggy manager per run, passed explicitly.
+
+Load order (documented, deterministic): built-in plugin modules, then entry points of group
+``evalfw`` sorted by (distribution, name), then ``*.py`` files of plugin directories in name
+order, then objects given by the caller. A plugin that fails to load is recorded with its error
+and skipped; commands that do not need it keep working.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from evalfw.components import (
+    BrevityPenalty,
+    Bucketer,
+    Component,
+    Mean,
+    NgramCounter,
+    Preset,
+    Reporter,
+    Smoother,
+    Tokenizer,
+)
+from evalfw.errors import PluginError
+from evalfw.host import entrypoints
+from evalfw.host import hookspecs
+from evalfw.host.registry import ComponentEntry, ComponentRegistry, PluginInfo
+
+if TYPE_CHECKING:
+    import importlib.metadata
+
+#: hook name -> the component base class its results must subclass
+HOOKS: dict[str, type[Component]] = {
+    "evalfw_register_tokenizers": Tokenizer,
+    "evalfw_register_precisions": NgramCounter,
+    "evalfw_register_brevity_penalties": BrevityPenalty,
+    "evalfw_register_smoothers": Smoother,
+    "evalfw_register_means": Mean,
+    "evalfw_register_presets": Preset,
+    "evalfw_register_reporters": Reporter,
+    "evalfw_register_bucketers": Bucketer,
+}
+
+BUILTIN_PLUGINS = (
+    "evalfw.tokenizers",
+    "evalfw.metrics.bleu.counting.clipped",
+    "evalfw.metrics.bleu.families.brevity",
+    "evalfw.metrics.bleu.families.sacrebleu",
+    "evalfw.metrics.bleu.families.nltk",
+    "evalfw.metrics.bleu.families.paper",
+    "evalfw.metrics.bleu.families.moses",
+    "evalfw.metrics.bleu.presets",
+    "evalfw.reports.reporters",
+    "evalfw.reports.html_reporter",
+    "evalfw.analysis.bucketers",
+)
+
+ENV_DISABLE = "EVALFW_DISABLE_PLUGINS"
+ENV_NO_AUTOLOAD = "EVALFW_DISABLE_PLUGIN_AUTOLOAD"
+
+
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    """Entry points of group ``evalfw`` (the one indirection tests monkeypatch)."""
+    return entrypoints.entry_points(hookspecs.PROJECT)
+
+
+def _sha256(path: Path) -> str:
+    import hashlib  # only plugin directories need it
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class PluginHost:
+    """Loaded plugins and the component registries built from them."""
+
+    def __init__(self) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.plugins: list[PluginInfo] = []
+        self.broken: list[PluginInfo] = []
+        self._registries: dict[str, ComponentRegistry] | None = None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        autoload: bool | None = None,
+        plugin_dirs: Sequence[str | os.PathLike[str]] = (),
+        extra_plugins: Iterable[Any] = (),
+        disabled: Iterable[str] = (),
+        builtins: bool = True,
+    ) -> PluginHost:
+        host = cls()
+        blocked = set(disabled) | {
+            n.strip() for n in os.environ.get(ENV_DISABLE, "").split(",") if n.strip()
+        }
+        for name in blocked:
+            host.pm.set_blocked(name)
+        if builtins:
+            for modname in BUILTIN_PLUGINS:
+                host._register(importlib.import_module(modname), PluginInfo(modname, "builtin"))
+        if autoload is None:
+            autoload = os.environ.get(ENV_NO_AUTOLOAD, "") in ("", "0")
+        if autoload:
+            for ep in _entry_points():
+                host._load_entry_point(ep, blocked)
+        for d in plugin_dirs:
+            host.load_plugin_dir(Path(d), blocked)
+        for i, obj in enumerate(extra_plugins):
+            name = getattr(obj, "__name__", None) or f"{type(obj).__name__}-{i}"
+            host._register(obj, PluginInfo(str(name), "object"))
+        return host
+
+    def _register(self, plugin: Any, info: PluginInfo) -> None:
+        if self.pm.is_blocked(info.name):
+            return
+        try:
+            self.pm.register(plugin, name=info.name)
+            self.pm.check_pending()
+        except Exception as exc:  # pluggy raises for unknown hooks and bad signatures
+            if self.pm.is_registered(plugin):
+                self.pm.unregister(plugin)
+            self._broken(info, exc)
+            return
+        self.plugins.append(info)
+        self._registries = None
+
+    def _broken(self, info: PluginInfo, exc: BaseException) -> None:
+        err = f"{type(exc).__name__}: {exc}"
+        broken = PluginInfo(info.name, info.source, info.distribution, info.version,
+                            info.path, info.sha256, error=err)
+        self.broken.append(broken)
+
+    def _load_entry_point(self, ep: importlib.metadata.EntryPoint, blocked: set[str]) -> None:
+        dist = ep.dist.name if ep.dist else None
+        version = ep.dist.version if ep.dist else None
+        info = PluginInfo(ep.name, "entrypoint", dist, version)
+        if ep.name in blocked or (dist and dist in blocked):
+            return
+        try:
+            plugin = ep.load()
+        except Exception as exc:  # any import-time failure of third-party code
+            self._broken(info, exc)
+            return
+        self._register(plugin, info)
+
+    def load_plugin_dir(self, directory: Path, blocked: set[str] | None = None) -> None:
+        """Register every ``*.py`` file of ``directory`` (a local plugin directory)."""
+        if not directory.is_dir():
+            raise PluginError(
+                f"plugin directory {directory} does not exist or is not a directory; "
+                "create it or fix the path"
+            )
+        for path in sorted(directory.glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            name = path.stem
+            info = PluginInfo(name, "file", path=str(path), sha256=_sha256(path))
+            if blocked and name in blocked:
+                continue
+            modname = f"evalfw_local_plugin_{name}_{info.sha256[:12]}"  # type: ignore[index]
+            try:
+                module = sys.modules.get(modname) or _import_file(modname, path)
+            except Exception as exc:
+                self._broken(info, exc)
+                continue
+            self._register(module, info)
+
+    # ------------------------------------------------------------------ registries
+
+    @property
+    def registries(self) -> dict[str, ComponentRegistry]:
+        if self._registries is None:
+            self._registries = self._build_registries()
+        return self._registries
+
+    def registry(self, kind: str) -> ComponentRegistry:
+        return self.registries[kind]
+
+    def _build_registries(self) -> dict[str, ComponentRegistry]:
+        # Hook implementations are called one by one (not through pluggy's hook caller) so that
+        # every returned class, and every error, is attributed to the plugin that produced it.
+        # Registration order (built-ins first) decides which provider a collision blames.
+        by_name = {p.name: p for p in self.plugins}
+        regs: dict[str, ComponentRegistry] = {}
+        for hook_name, base in HOOKS.items():
+            reg = ComponentRegistry(base.kind, tuple(self.broken))
+            caller = getattr(self.pm.hook, hook_name)
+            for impl in caller.get_hookimpls():
+                info = by_name.get(impl.plugin_name, PluginInfo(impl.plugin_name, "object"))
+                try:
+                    classes = list(impl.function() or ())
+                except Exception as exc:
+                    raise PluginError(
+                        f"{info.provider} raised in {hook_name}: {type(exc).__name__}: {exc}"
+                    ) from exc
+                for cls in classes:
+                    _check_component(cls, base, info, hook_name)
+                    reg.add(ComponentEntry(cls, info))
+            regs[base.kind] = reg
+        return regs
+
+    def components_of(self, plugin_name: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for kind, reg in self.registries.items():
+            names = [e.name for e in reg if e.plugin.name == plugin_name]
+            for name, entries in reg.conflicts.items():
+                names += [name for e in entries[1:] if e.plugin.name == plugin_name]
+            if names:
+                out[kind] = sorted(names)
+        return out
+
+    def plugin_info(self, name: str) -> PluginInfo | None:
+        return next((p for p in self.plugins if p.name == name), None)
+
+    def component(self, kind: str, name: str, options: Any = None) -> Any:
+        """Instantiate component ``name`` of ``kind`` with ``options``."""
+        return self.registry(kind).create(name, options)
+
+
+def _import_file(modname: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(modname, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[modname]
+        raise
+    return module
+
+
+def _check_component(cls: Any, base: type[Component], info: PluginInfo, hook: str) -> None:
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise PluginError(
+            f"{info.provider} returned {cls!r} from {hook}; expected a subclass of "
+            f"evalfw.components.{base.__name__}"
+        )
+    if not isinstance(getattr(cls, "name", None), str) or not cls.name:
+        raise PluginError(f"{info.provider}: {cls.__name__} has no 'name' class attribute")
+
+
+_ = hookspecs  # re-exported for plugin authors via evalfw.hookimpl

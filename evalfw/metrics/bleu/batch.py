@@ -1,0 +1,85 @@
+"""Scores of many summed statistic rows at once, equal to ``engine.score_counts`` bit for bit.
+
+:class:`BatchScorer` scores rows laid out as in :mod:`evalfw.analysis.resampling`. The
+general path builds a ``Counts`` per row and calls ``engine.score_counts`` (any plugin works).
+For the built-in sacreBLEU family the vectorized functions of :mod:`evalfw.metrics.bleu.fast`
+(written for sentence scores, equally valid for summed rows) do the same float64 operations
+in the same order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import fast
+from evalfw.metrics.bleu.spec import BleuSpec
+from evalfw.components import Counts
+
+
+def counts_of(spec: BleuSpec, row: Any, last: Any, segments: int) -> Counts:
+    """A ``Counts`` from one summed row (``last``: the last segment's row, or None)."""
+    n = spec.max_order
+    vals = [int(v) for v in row]
+    k = spec.smoothing.needs_orders
+    lastv = [int(v) for v in last] if last is not None else [0]
+    return Counts(
+        matches=tuple(vals[2:2 + n]), totals=tuple(vals[2 + n:2 + 2 * n]),
+        hyp_len=vals[0], ref_len=vals[1], segments=segments,
+        last_matches=tuple(lastv[1:1 + k]), last_totals=tuple(lastv[1 + k:1 + 2 * k]),
+        last_hyp_len=lastv[0],
+    )
+
+
+def fast_path_applies(spec: BleuSpec) -> bool:
+    """Whether the vectorized sacreBLEU-family path reproduces this spec exactly."""
+    return fast.supports(spec)
+
+
+class BatchScorer:
+    """Scores of summed rows under one spec (``fast=None``: use the fast path when exact)."""
+
+    def __init__(self, spec: BleuSpec, fast: bool | None = None) -> None:
+        self.spec = spec
+        self.fast = fast_path_applies(spec) if fast is None else fast
+        if self.fast and not fast_path_applies(spec):
+            raise ValueError("the vectorized path does not reproduce this spec")
+
+    def scores(self, sums: np.ndarray, last: np.ndarray | None = None,
+               segments: int = 1) -> np.ndarray:
+        """float64 score per row of ``sums`` (m, 2+2N) int64."""
+        if self.fast:
+            return self._fast(np.asarray(sums, dtype=np.int64))
+        spec = self.spec
+        out = np.empty(len(sums), dtype=np.float64)
+        for i, row in enumerate(sums):
+            counts = counts_of(spec, row, None if last is None else last[i], segments)
+            out[i] = engine.score_counts(spec, counts).score
+        return out
+
+    def _fast(self, sums: np.ndarray) -> np.ndarray:
+        n = self.spec.max_order
+        matches, totals = sums[:, 2:2 + n], sums[:, 2 + n:2 + 2 * n]
+        bp = fast.penalties(sums[:, 0], sums[:, 1])
+        prec, correct, total = fast.smooth(self.spec, matches, totals)
+        return fast.scores(self.spec, prec, correct, total, matches.any(axis=1), bp)
+
+
+def sacrebleu_float32_score(spec: BleuSpec, row32: np.ndarray, segments: int) -> float:
+    """sacreBLEU's bootstrap score of one float32 sum row.
+
+    sacreBLEU sums resampled statistics in float32 and feeds the float32 matches and totals
+    to its BLEU formula (NumPy 2 keeps them float32 through ``100. * c / t``); the lengths are
+    converted with ``int()``. The sacreBLEU-family components perform those operations in the
+    same order, so they are called directly with numpy float32 scalars.
+    """
+    n = spec.max_order
+    counts = Counts(
+        matches=tuple(row32[2:2 + n]), totals=tuple(row32[2 + n:2 + 2 * n]),
+        hyp_len=int(row32[0]), ref_len=int(row32[1]), segments=segments,
+    )
+    bp = spec.brevity_penalty.penalty(counts.hyp_len, counts.ref_len)
+    smoothed = spec.smoothing.smooth(counts)
+    return float(spec.mean.combine(smoothed, counts, bp, spec.weights)[0])

@@ -1,0 +1,287 @@
+"""A run's significance analysis: intervals, paired tests, Holm, buckets, from the statistics.
+
+When a config has a ``significance:`` block (its keys and defaults are in the config schema),
+the runner calls :func:`prepare` before scoring (so a bad baseline, metric or bucketer fails
+before any text is read) and :func:`analyse` after scoring. The analysis only uses the
+per-segment statistics the scoring produced; no text is re-tokenized. For every test set x
+analysed metric (corpus level) it stores in ``record["significance"]["tables"]``:
+
+- ``intervals``: a bootstrap interval of every system's score;
+- ``comparisons``: paired tests of every other system against the baseline (bootstrap, AR or
+  both); ``pairs``: every pair of systems when ``all_pairs`` is set;
+- ``buckets``: per bucket (by reference length by default) every system's interval and paired
+  tests against the baseline.
+
+With ``correction: holm`` the p-values are adjusted across *all* comparisons of the run made
+with the same method (every test set, metric and system). The all-pairs tests and the bucket
+tests are families of their own, so asking for them never changes the main table's markers.
+The seed is the config's seed and is recorded, so ``evalfw verify`` reproduces every number.
+Drill-down texts and sentence exports are :mod:`evalfw.runner.drilldown`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from evalfw.analysis import apply_holm, bucketed_analysis
+from evalfw.analysis import significance as sig
+from evalfw.analysis.results import ComparisonResult, ConfidenceResult
+from evalfw.metrics.bleu.stats import SegmentStats
+from evalfw.errors import ConfigError, EvalfwError, suggest
+
+if TYPE_CHECKING:
+    from evalfw.metrics.bleu.spec import BleuSpec
+    from evalfw.components import Bucketer
+    from evalfw.config import ExperimentConfig
+    from evalfw.host.host import PluginHost
+    from evalfw.runner.evaluate import Evaluation, Progress
+
+KEY = "significance"
+
+
+def defaults() -> dict[str, Any]:
+    """The ``significance`` keys' defaults, read from the config schema (written once)."""
+    from evalfw.config.schema import static_schema
+
+    props = static_schema()["properties"][KEY]["properties"]
+    return {k: v["default"] for k, v in props.items() if "default" in v}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The ``significance:`` block with defaults filled in."""
+
+    baseline: str
+    method: str = "bootstrap"
+    samples: int = 1000
+    ar_trials: int = 10000
+    confidence: float = 0.95
+    alpha: float = 0.05
+    mode: str = "default"
+    correction: str = "none"
+    all_pairs: bool = False
+    metrics: tuple[str, ...] | None = None
+    buckets: Any = False
+    sentence_export: tuple[str, ...] = ()
+    worst_segments: int = 5
+
+    @classmethod
+    def from_config(cls, block: Mapping[str, Any]) -> Settings:
+        data = {**defaults(), **dict(block)}
+        metrics = data.get("metrics")
+        return cls(**{**data, "metrics": tuple(metrics) if metrics else None,
+                      "sentence_export": tuple(data["sentence_export"])})
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """Test methods to run; the first one decides the table markers."""
+        return ("bootstrap", "ar") if self.method == "both" else (self.method,)
+
+    def trials(self, method: str) -> int:
+        return self.samples if method == "bootstrap" else self.ar_trials
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        out["metrics"] = list(self.metrics) if self.metrics else None
+        out["sentence_export"] = list(self.sentence_export)
+        return out
+
+
+@dataclass
+class Plan:
+    """What :func:`prepare` checked: settings, the analysed metrics, the bucketer, the seed."""
+
+    settings: Settings
+    metrics: list[str]
+    bucketer: Bucketer | None
+    seed: int
+    tables: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _where(cfg: ExperimentConfig, key: str) -> str:
+    return f"{cfg.path or '<config>'}: significance.{key}"
+
+
+def prepare(cfg: ExperimentConfig, host: PluginHost) -> Plan | None:
+    """Check the ``significance`` block against the config and plugins; ``None`` without one."""
+    if not cfg.significance:
+        return None
+    s = Settings.from_config(cfg.significance)
+    for ts in cfg.test_sets:
+        names = [n for n, _ in ts.systems]
+        if s.baseline not in names:
+            raise ConfigError(
+                f"{_where(cfg, 'baseline')}: system '{s.baseline}' is not in test set "
+                f"'{ts.name}'{suggest(s.baseline, names)}; its systems are: {', '.join(names)}")
+    corpus = [m.name for m in cfg.metrics if "corpus" in m.levels]
+    for name in s.metrics or ():
+        if name not in corpus:
+            raise ConfigError(f"{_where(cfg, 'metrics')}: '{name}' is not a metric with a "
+                              f"corpus level{suggest(name, corpus)}; choose from: "
+                              f"{', '.join(corpus) or 'none'}")
+    metrics = list(s.metrics or corpus)
+    if s.mode == "sacrebleu":
+        _check_sacrebleu_mode(cfg, host, s, metrics)
+    bucketer = None
+    if s.buckets is not False:
+        choice = {"name": s.buckets} if isinstance(s.buckets, str) else dict(s.buckets)
+        name = choice.pop("name", None) or "ref-length"
+        try:
+            bucketer = host.component("bucketer", name, choice)
+        except EvalfwError as exc:
+            raise type(exc)(f"{_where(cfg, 'buckets')}: {exc}") from exc
+    return Plan(s, metrics, bucketer, cfg.seed)
+
+
+def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
+                          metrics: Sequence[str]) -> None:
+    from evalfw.analysis import sacrebleu_mode as sm
+    from evalfw.runner.evaluate import resolve_specs
+
+    if s.all_pairs:
+        raise ConfigError(f"{_where(cfg, 'all_pairs')}: all-pairs tests exist in mode 'default' "
+                          "only; set significance.mode: default or all_pairs: false")
+    if cfg.seed == 0:
+        raise ConfigError(f"{_where(cfg, 'mode')}: sacreBLEU's paired tests treat seed 0 as "
+                          "'unseeded', so the numbers could not be verified; choose a "
+                          "non-zero seed")
+    for ts in cfg.test_sets:
+        specs = resolve_specs(cfg, host, ts)
+        for name in metrics:
+            try:
+                sm.check_spec(specs[name])
+            except ConfigError as exc:
+                raise ConfigError(f"{_where(cfg, 'mode')}: metric '{name}': {exc}; or list "
+                                  "the metrics to analyse in significance.metrics") from None
+
+
+# ----------------------------------------------------------------------------- analysis
+
+
+def cell_stats(ev: Evaluation, test_set: str, metric: str,
+               level: str | None = "corpus") -> dict[str, SegmentStats]:
+    """System -> statistics of ``metric``'s results on ``test_set`` (at ``level``; None: any),
+    in result order."""
+    out = {}
+    for row in ev.results:
+        if (row["test_set"], row["metric"]) == (test_set, metric) and row["system"] not in out \
+                and level in (None, row["level"]):
+            key = row["segments"]
+            out[row["system"]] = SegmentStats.from_arrays(
+                {n: ev.arrays[f"{key}.{n}"] for n in ("hyp_len", "ref_lens", "matches", "totals")})
+    return out
+
+
+def _ticker(progress: Progress | None, label: str) -> Callable[[int, int], None] | None:
+    if progress is None:
+        return None
+    return lambda done, total: progress(done, total, label)
+
+
+def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
+    """sacreBLEU-mode paired bootstrap: the intervals ``--paired-bs`` prints (the baseline's
+    and each system's, from the paired resamples)."""
+    if out.baseline is None:
+        return ()
+    return (out.baseline, *(ConfidenceResult(c.system, c.score, c.mean, c.ci, c.lower, c.upper,
+                                             c.n, out.baseline.level, c.seed, c.mode)
+                            for c in out.comparisons))
+
+
+def analyse_table(plan: Plan, spec: BleuSpec, stats: Mapping[str, SegmentStats],
+                  test_set: str, metric: str,
+                  progress: Progress | None = None) -> dict[str, Any]:
+    """Intervals, paired tests, all pairs and buckets of one test set x metric."""
+    s = plan.settings
+    ordered = {s.baseline: stats[s.baseline], **{k: v for k, v in stats.items()
+                                                  if k != s.baseline}}
+    label = f"significance {test_set}/{metric}"
+    comparisons: list[ComparisonResult] = []
+    intervals = ()
+    for method in s.methods:
+        out = sig.paired_analysis(ordered, s.baseline, spec, method, s.trials(method), plan.seed,
+                                  s.mode, s.confidence, _ticker(progress, f"{label} {method}"))
+        comparisons += out.comparisons
+        intervals = intervals or out.intervals or _paired_intervals(out)
+    if not intervals:  # AR alone: intervals as sacreBLEU's `--confidence` computes them
+        intervals = tuple(sig.confidence_intervals(
+            ordered, spec, s.samples, plan.seed, s.mode, s.confidence,
+            _ticker(progress, f"{label} intervals")))
+    pairs: list[ComparisonResult] = []
+    if s.all_pairs:
+        for method in s.methods:
+            pairs += sig.all_pairs(ordered, spec, method, s.trials(method), plan.seed,
+                                   s.confidence, _ticker(progress, f"{label} pairs")).comparisons
+    buckets = None
+    if plan.bucketer is not None:
+        results = bucketed_analysis(ordered, s.baseline, spec, plan.bucketer, s.methods[0],
+                                    s.trials(s.methods[0]), plan.seed, s.mode, s.confidence)
+        buckets = {"bucketer": {"name": plan.bucketer.name, "version": plan.bucketer.version,
+                                **dict(plan.bucketer.options)},
+                   "results": [b.to_json() for b in results]}
+    return {"test_set": test_set, "metric": metric, "baseline": s.baseline,
+            "segments": len(ordered[s.baseline]), "systems": list(ordered),
+            "intervals": [i.to_json() for i in intervals],
+            "comparisons": [c.to_json() for c in comparisons],
+            "pairs": [c.to_json() for c in pairs], "buckets": buckets}
+
+
+def correct(tables: list[dict[str, Any]]) -> None:
+    """Holm across the run: one family per method for the main comparisons and all pairs,
+    one per method for the bucket comparisons. Fills ``p_adjusted`` in place."""
+    families: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for table in tables:
+        for key in ("comparisons", "pairs"):
+            for c in table[key]:
+                families.setdefault((key, c["method"]), []).append(c)
+        for bucket in (table["buckets"] or {}).get("results", []):
+            for c in bucket["comparisons"]:
+                families.setdefault(("bucket", c["method"]), []).append(c)
+    for items in families.values():
+        results = [ComparisonResult(**c) for c in items]
+        for c, adjusted in zip(items, apply_holm(results)):
+            c["p_adjusted"] = adjusted.p_adjusted
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The record's ``significance`` section and the files to store beside the record."""
+
+    section: dict[str, Any]
+    files: dict[str, str]
+
+
+def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
+            progress: Progress | None = None) -> Analysis:
+    """Everything of the module docstring, plus drill-down texts and sentence exports."""
+    from evalfw.runner import drilldown
+    from evalfw.runner.evaluate import resolve_specs
+
+    tables = []
+    # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of resamples
+    # and segments would repeat the warnings the scoring already showed once
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for ts in cfg.test_sets:
+            specs = resolve_specs(cfg, host, ts)
+            for metric in plan.metrics:
+                stats = cell_stats(ev, ts.name, metric)
+                tables.append(analyse_table(plan, specs[metric], stats, ts.name, metric,
+                                            progress))
+        if plan.settings.correction == "holm":
+            correct(tables)
+        plan.tables = tables
+        files, exports = drilldown.sentence_exports(plan, cfg, host, ev)
+        worst = drilldown.worst_segments(plan, cfg, host, ev)
+    section = {"settings": plan.settings.to_json(), "seed": plan.seed, "tables": tables,
+               "drilldown": worst, "exports": exports}
+    return Analysis(section, files)
+
+
+def with_files(render: Callable[[Mapping[str, Any]], Mapping[str, str]],
+               files: Mapping[str, str]) -> Callable[[Mapping[str, Any]], dict[str, str]]:
+    """The store's ``extras`` callback plus the analysis' files (sentence exports)."""
+    return lambda record: {**files, **render(record)}

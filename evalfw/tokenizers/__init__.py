@@ -1,0 +1,32 @@
+"""Built-in tokenizers (a plugin like any other): ``none``, ``13a``, ``intl``, ``zh``,
+``char`` and, with optional packages, ``ja-mecab`` and ``ko-mecab``.
+
+Each reproduces sacreBLEU 2.6.0: for every line, the tokens equal sacreBLEU's
+``tokenizer(line.rstrip()).split()``. They tokenize whole batches at once for speed.
+"""
+
+from __future__ import annotations
+
+from evalfw.tokenizers.char import CharTokenizer
+from evalfw.tokenizers.intl import TokenizerIntl
+from evalfw.tokenizers.mecab import JaMecabTokenizer, KoMecabTokenizer
+from evalfw.tokenizers.mteval13a import Tokenizer13a
+from evalfw.tokenizers.none import NoneTokenizer
+from evalfw.tokenizers.zh import TokenizerZh
+from evalfw.components import Tokenizer
+from evalfw.plugin import hookimpl
+
+TOKENIZERS: tuple[type[Tokenizer], ...] = (
+    NoneTokenizer,
+    Tokenizer13a,
+    TokenizerIntl,
+    TokenizerZh,
+    CharTokenizer,
+    JaMecabTokenizer,
+    KoMecabTokenizer,
+)
+
+
+@hookimpl
+def evalfw_register_tokenizers() -> list[type[Tokenizer]]:
+    return list(TOKENIZERS)

@@ -1,0 +1,44 @@
+"""The ``13a`` tokenizer: mteval-v13a, sacreBLEU's default and the WMT standard."""
+
+from __future__ import annotations
+
+from evalfw.tokenizers import _mteval
+from evalfw.tokenizers.base import JoinedTokenizer, LazyPattern
+
+#: unescaped in this order, one after the other, so "&amp;lt;" becomes "<"; &apos; is not
+_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+
+
+#: finds whether any entity occurs at all: one fast scan (literal "&" first) instead of four
+_ANY_ENTITY = LazyPattern("&(?:quot|amp|lt|gt);")
+
+
+def _unescape(text: str) -> str:
+    if _ANY_ENTITY.search(text):
+        for entity, char in _ENTITIES:
+            text = text.replace(entity, char)
+    return text
+
+
+class Tokenizer13a(JoinedTokenizer):
+    """Remove ``<skipped>``, unescape four entities, pad with spaces, apply mteval's rules.
+
+    None of the replaced strings contains ``"\\n"`` or can be created across one, so they run
+    on the joined batch. Lines are padded with a space on both sides, as mteval does, which
+    also keeps every ``.``/``,`` away from the separators. Trailing whitespace needs no
+    ``rstrip``: it acts like the padding (the ``-\\n`` removal that could tell them apart
+    only happens in lines containing ``"\\n"``, which take the exact path).
+    """
+
+    name = "13a"
+    version = "1"
+    description = "mteval-v13a: unescape entities, split ASCII punctuation (sacreBLEU default)"
+    pad = " "
+    joined = True
+
+    def _rewrite(self, text: str) -> tuple[str, list[int]]:
+        return _mteval.rewrite(_unescape(text.replace("<skipped>", "")))
+
+    def _exact(self, line: str) -> list[str]:
+        line = line.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        return _mteval.exact(f" {_unescape(line)} ").split()
