@@ -4,7 +4,10 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 
 - :func:`corpus_bleu`, :func:`sentence_bleu`, :func:`sentence_scores` -- score text;
 - :func:`run` -- run a config and return its record;
-- :data:`hookimpl` and the component base classes in :mod:`evalfw.components` -- write plugins.
+- :data:`hookimpl` and the contracts a plugin implements: :class:`Metric` (with
+  :class:`Score`), :class:`Tokenizer`, the BLEU components (:class:`NgramCounter`,
+  :class:`BrevityPenalty`, :class:`Smoother` with :class:`Counts` and :class:`Smoothed`,
+  :class:`Mean`, :class:`Preset`), :class:`Reporter`, :class:`Bucketer`, :class:`Executor`.
 """
 
 from __future__ import annotations
@@ -22,8 +25,7 @@ if "numpy" not in sys.modules and not {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 from evalfw.plugin import hookimpl
-
-__version__ = "0.1.0"
+from evalfw.version import __version__
 
 _LAZY = {
     "corpus_bleu": "evalfw.api",
@@ -32,6 +34,20 @@ _LAZY = {
     "BleuScore": "evalfw.metrics.bleu.result",
     "PluginHost": "evalfw.host.host",
     "run": "evalfw.runner.run",
+    "Metric": "evalfw.metrics.base",
+    "Score": "evalfw.metrics.base",
+    "SegmentLengths": "evalfw.metrics.base",
+    "Tokenizer": "evalfw.tokenizers.base",
+    "NgramCounter": "evalfw.metrics.bleu.components",
+    "BrevityPenalty": "evalfw.metrics.bleu.components",
+    "Smoother": "evalfw.metrics.bleu.components",
+    "Counts": "evalfw.metrics.bleu.components",
+    "Smoothed": "evalfw.metrics.bleu.components",
+    "Mean": "evalfw.metrics.bleu.components",
+    "Preset": "evalfw.metrics.bleu.components",
+    "Reporter": "evalfw.reports.base",
+    "Bucketer": "evalfw.analysis.bucketing",
+    "Executor": "evalfw.executors.base",
 }
 
 __all__ = ["__version__", "hookimpl", *_LAZY]

@@ -16,7 +16,7 @@ import numpy as np
 
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import SegmentStats
-from evalfw.components import Tokenizer
+from evalfw.tokenizers.base import Tokenizer
 from evalfw.plugin import hookimpl
 from evalfw.host.host import BUILTIN_PLUGINS, PluginHost
 

@@ -15,7 +15,7 @@ import significance_support as sup  # noqa: E402
 from evalfw.analysis import bucketed_analysis, confidence_intervals, paired_test  # noqa: E402
 from evalfw.analysis.buckets import assign  # noqa: E402
 from evalfw.analysis.bucketers import HypLength, RefLength, edge_labels  # noqa: E402
-from evalfw.components import Bucketer  # noqa: E402
+from evalfw.analysis.bucketing import Bucketer
 from evalfw.errors import ConfigError, PluginError  # noqa: E402
 
 

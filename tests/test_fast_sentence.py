@@ -19,7 +19,7 @@ from evalfw.metrics.bleu.families.brevity import Closest, ClosestFirst, Shortest
 from evalfw.metrics.bleu.counting.clipped import Clipped
 from evalfw.metrics.bleu.presets import SacreBleuPreset
 from evalfw.metrics.bleu.families.sacrebleu import AddK, Exp, Floor, NoSmoothing, SacreMean
-from evalfw.components import Tokenizer
+from evalfw.tokenizers.base import Tokenizer
 
 SMOOTHERS: list[tuple[type, dict[str, Any]]] = [
     (Exp, {}), (NoSmoothing, {}), (Floor, {}), (Floor, {"value": 0.5}), (Floor, {"value": 2}),
@@ -38,7 +38,7 @@ class Split(Tokenizer):
 def make_spec(smoother: tuple[type, dict[str, Any]], eff: bool, order: int,
               penalty: type = Closest) -> BleuSpec:
     cls, opts = smoother
-    return BleuSpec(preset=SacreBleuPreset(), tokenizer=Split(), precision=Clipped(),
+    return BleuSpec(preset=SacreBleuPreset(), tokenizer=Split(), counter=Clipped(),
                     brevity_penalty=penalty(), smoothing=cls(**opts),
                     mean=SacreMean(effective_order=eff), max_order=order, lowercase=False,
                     weights=None)
@@ -110,7 +110,7 @@ def test_logs_and_exps_match_the_math_module_on_many_values() -> None:
     prec = 100.0 * c / t
     spec = make_spec((Floor, {}), False, 4)
     stats = SegmentStats(t[:, 0], t[:, :1], c, t)
-    ours = fast.scores(spec, prec, c, t, c.any(axis=1), np.ones(len(t)))
+    ours = spec.mean.combine_rows(prec, t, c.any(axis=1), np.ones(len(t)), None)
     for row, p in zip(ours.tolist(), prec.tolist()):
         if not any(p):
             continue
@@ -139,7 +139,7 @@ def test_against_sacrebleu_sentence_score() -> None:
                 refs[1].append(" ".join(r2))
             cls = {"exp": Exp, "floor": Floor, "add-k": AddK, "none": NoSmoothing}[smooth]
             spec = make_spec((cls, {} if value is None else {"value": value}), eff, 4)
-            counter = spec.precision
+            counter = spec.counter
             index = counter.index_references([[s.split() for s in r] for r in refs], 4)
             stats = counter.count([h.split() for h in hyps], index)
             ours = engine.sentence_scores(spec, stats)

@@ -18,7 +18,7 @@ from evalfw.metrics.bleu.families.brevity import Closest
 from evalfw.metrics.bleu.counting.clipped import Clipped
 from evalfw.metrics.bleu.presets import SacreBleuPreset
 from evalfw.metrics.bleu.families.sacrebleu import Exp, SacreMean
-from evalfw.components import Tokenizer
+from evalfw.tokenizers.base import Tokenizer
 from evalfw.errors import InputError
 from evalfw.io.text import decode, split_lines
 
@@ -34,7 +34,7 @@ class Split(Tokenizer):
 
 
 def spec(**over) -> BleuSpec:
-    base = dict(preset=SacreBleuPreset(), tokenizer=Split(), precision=Clipped(),
+    base = dict(preset=SacreBleuPreset(), tokenizer=Split(), counter=Clipped(),
                 brevity_penalty=Closest(), smoothing=Exp(), mean=SacreMean(), max_order=4,
                 lowercase=False, weights=None)
     return BleuSpec(**{**base, **over})
@@ -121,7 +121,7 @@ def test_cache_key_covers_every_input() -> None:
         cache.stats_key(spec(), "h", ["r2"]),
         cache.stats_key(spec(), "h", ["r", "r"]),
         cache.stats_key(spec(tokenizer=Split(lower=True)), "h", ["r"]),
-        cache.stats_key(spec(precision=Clipped(total_floor=1)), "h", ["r"]),
+        cache.stats_key(spec(counter=Clipped(total_floor=1)), "h", ["r"]),
         cache.stats_key(spec(max_order=3), "h", ["r"]),
         cache.stats_key(spec(lowercase=True), "h", ["r"]),
     ]

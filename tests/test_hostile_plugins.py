@@ -12,7 +12,8 @@ import evalfw
 from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.metrics.bleu.counting.clipped import Clipped
 from evalfw.cli.main import main
-from evalfw.components import Mean, Smoothed, Smoother, Tokenizer
+from evalfw.metrics.bleu.components import Mean, Smoothed, Smoother
+from evalfw.tokenizers.base import Tokenizer
 from evalfw.errors import PluginError
 from evalfw.plugin import hookimpl
 from evalfw.host.host import PluginHost
@@ -124,7 +125,7 @@ class TooManyMatches(Clipped):
     ("too-many", "returned more matches than n-grams at segment 1"),
 ])
 def test_counter_output_is_checked(name, message):
-    host = host_with("evalfw_register_precisions", NegativeCounter, WrongShapeCounter, TooManyMatches)
+    host = host_with("evalfw_register_counters", NegativeCounter, WrongShapeCounter, TooManyMatches)
     with pytest.raises(PluginError) as err:
         evalfw.corpus_bleu(HYPS, REFS, host=host, precision=name)
     assert message in str(err.value) and "from plugin 'badplugin'" in str(err.value)
@@ -134,7 +135,7 @@ def test_cli_reports_plugin_error_in_one_line(tmp_path, capsys):
     plugdir = tmp_path / "plugs"
     plugdir.mkdir()
     (plugdir / "exploder.py").write_text(
-        "from evalfw.components import Tokenizer\n"
+        "from evalfw import Tokenizer\n"
         "from evalfw.plugin import hookimpl\n"
         "class T(Tokenizer):\n"
         "    name = 'exploding'\n"

@@ -84,7 +84,7 @@ def _stats_both_ways(options: dict, refs: list[list[str]], hyps: list[str], monk
     index = engine.index_references(spec, refs)
     fast = engine.segment_stats(spec, hyps, index)
     lines = [h.lower() for h in hyps] if spec.lowercase else hyps
-    used = spec.precision.count_joined(spec.tokenizer.tokenize_joined(lines), len(hyps), index,
+    used = spec.counter.count_joined(spec.tokenizer.tokenize_joined(lines), len(hyps), index,
                                        spec.tokenizer.joined_unit)
     with monkeypatch.context() as m:
         m.setattr(engine, "_joined_lane", lambda spec: False)
@@ -113,7 +113,7 @@ def test_engine_stats_equal_the_list_path(name: str, monkeypatch) -> None:
 
 def test_nltk_floor_and_missing_references(monkeypatch) -> None:
     refs = [["a b c d", "x y"], ["a b c", "x y z"]]
-    stats, used = _stats_both_ways({"tokenizer": "none", "precision": {"name": "clipped", "total_floor": 1}},
+    stats, used = _stats_both_ways({"tokenizer": "none", "counter": {"name": "clipped", "total_floor": 1}},
                              refs, ["a b c d e", "x"], monkeypatch)
     assert used and stats.totals.tolist() == [[5, 4, 3, 2], [1, 1, 1, 1]]
     # a missing reference (None) takes the list path: still the same numbers

@@ -11,7 +11,7 @@ import pytest
 
 from evalfw import api
 from evalfw.metrics.bleu.families.nltk import NltkMethod6Error
-from evalfw.components import Counts
+from evalfw.metrics.bleu.components import Counts
 from evalfw.errors import EvalfwError
 from tests.nltk_support import identical, outcome
 

@@ -52,9 +52,12 @@ def test_builtin_schemas_agree_with_jsonschema(label: str, schema: dict) -> None
 
 
 def test_most_builtin_schemas_take_the_flat_path() -> None:
-    flat = [label for label, schema in BUILTINS if _is_flat(schema, {})]
-    assert len(flat) >= len(BUILTINS) - 2  # the length bucketers use arrays: jsonschema
-    assert "tokenizer:13a" in flat and "precision:clipped" in flat and "reporter:table" in flat
+    # Metrics are not in the count: BLEU's options name components and are resolved by its
+    # spec (evalfw.metrics.bleu.spec), not by the option validator.
+    components = [(label, schema) for label, schema in BUILTINS if not label.startswith("metric:")]
+    flat = [label for label, schema in components if _is_flat(schema, {})]
+    assert len(flat) >= len(components) - 2  # the length bucketers use arrays: jsonschema
+    assert "tokenizer:13a" in flat and "counter:clipped" in flat and "reporter:table" in flat
 
 
 def _random_schema(rng: random.Random) -> dict:

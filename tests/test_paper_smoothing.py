@@ -11,7 +11,7 @@ import pytest
 
 from evalfw.metrics.bleu.families import paper as P
 from evalfw.metrics.bleu.families.nltk import Method4
-from evalfw.components import Counts
+from evalfw.metrics.bleu.components import Counts
 
 # "It is ." vs "It is a place of quiet contemplation ." with NLTK's totals (l_n >= 1):
 # matches 3/3, 1/2, 0/1, 0/1; the 5-gram look-ahead is 0/1; hypothesis length 3, reference 8.

@@ -11,7 +11,7 @@ import types
 import pytest
 
 from evalfw.cli.main import main
-from evalfw.components import Smoother, Smoothed
+from evalfw.metrics.bleu.components import Smoothed, Smoother
 from evalfw.errors import ComponentConflictError, UnknownComponentError
 from evalfw.plugin import hookimpl
 from evalfw.host import host as host_mod
@@ -108,7 +108,7 @@ def test_disable_plugin_by_env(monkeypatch):
 
 def test_plugin_dir_files_and_bad_hook(tmp_path):
     (tmp_path / "mine.py").write_text(textwrap.dedent('''
-        from evalfw.components import Tokenizer
+        from evalfw.tokenizers.base import Tokenizer
         from evalfw.plugin import hookimpl
 
         class Upper(Tokenizer):

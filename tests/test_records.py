@@ -261,7 +261,7 @@ def test_verify_names_a_component_version_change(workdir, monkeypatch):
     run()
     from evalfw.metrics.bleu.families import sacrebleu as sacrebleu_family
 
-    from evalfw.components import Smoothed
+    from evalfw.metrics.bleu.components import Smoothed
 
     real = sacrebleu_family.Exp.smooth
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from evalfw.components import Bucketer
+from evalfw.analysis.bucketing import Bucketer
 from evalfw.errors import ConfigError
 from evalfw.plugin import hookimpl
 

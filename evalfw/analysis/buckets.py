@@ -1,6 +1,6 @@
 """Bucketed analysis: BLEU per bucket of segments, with intervals and paired tests.
 
-Segments are bucketed once, by a :class:`evalfw.components.Bucketer` applied to the
+Segments are bucketed once, by a :class:`evalfw.analysis.bucketing.Bucketer` applied to the
 *baseline's* statistics and chosen reference lengths, so every system is compared on the same
 segments (with one reference every system's chosen reference length is the same anyway).
 Each bucket is then analysed like a small test set: a bootstrap interval of every system's
@@ -21,7 +21,7 @@ from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.metrics.bleu.stats import SegmentStats
-from evalfw.components import Bucketer
+from evalfw.analysis.bucketing import Bucketer
 from evalfw.errors import PluginError
 
 

@@ -29,7 +29,7 @@ from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 from evalfw.metrics.bleu.batch import BatchScorer, sacrebleu_float32_score
 from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.metrics.bleu.families import sacrebleu as sbf
+from evalfw.plugin.component import declares
 from evalfw.errors import ConfigError
 
 SEED_ENV = "SACREBLEU_SEED"
@@ -71,8 +71,8 @@ def read_seed(value: str | int | None = None) -> SacreSeed:
 def supports(spec: BleuSpec) -> bool:
     """sacreBLEU mode evaluates the spec's components on float32 sums, which reproduces
     sacreBLEU only for its own smoothing methods and mean."""
-    return (isinstance(spec.smoothing, sbf._SacreSmoother) and isinstance(spec.mean, sbf.SacreMean)
-            and spec.weights is None)
+    return (declares(spec.smoothing, "sacrebleu_resampling")
+            and declares(spec.mean, "sacrebleu_resampling") and spec.weights is None)
 
 
 def check_spec(spec: BleuSpec) -> None:

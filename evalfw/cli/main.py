@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from evalfw import __version__
+from evalfw.version import __version__
 from evalfw.errors import EvalfwError
 
 COMMANDS = (

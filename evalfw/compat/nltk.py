@@ -21,7 +21,7 @@ from evalfw.metrics.bleu.families.brevity import Closest
 from evalfw.metrics.bleu.counting.clipped import Clipped
 from evalfw.metrics.bleu.families.nltk import METHODS, NltkMean, NltkMethod6Error, NltkSmoother
 from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
-from evalfw.components import Counts, Smoothed
+from evalfw.metrics.bleu.components import Counts, Smoothed
 
 if TYPE_CHECKING:
     import numpy as np

@@ -19,7 +19,7 @@ from evalfw.metrics.bleu.result import verbose_text
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
-from evalfw.components import Counts
+from evalfw.metrics.bleu.components import Counts
 from evalfw.errors import InputError
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]

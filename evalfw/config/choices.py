@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from evalfw.metrics.bleu.spec import COMPONENT_KEYS, DEFAULT_PRESET, resolve_spec
+from evalfw.metrics.bleu.spec import ALIASES, COMPONENT_KEYS, DEFAULT_PRESET, resolve_spec
 from evalfw.config.locate import KeyPath, Locations, format_path
 from evalfw.config.schema import check_schema, plain
 from evalfw.errors import ConfigError, EvalfwError, PluginError
@@ -70,9 +70,14 @@ def check_metric(host: PluginHost, metric: Mapping[str, Any], path: KeyPath,
     preset_name = metric.get("preset", DEFAULT_PRESET)
     preset = _entry(host, "preset", preset_name, (*path, "preset"), loc).cls
     settings = getattr(preset, "settings", {}) or {}
-    for key, (kind, _) in COMPONENT_KEYS.items():
-        if key in metric:
-            check_choice(host, kind, metric[key], (*path, key), loc, settings.get(key))
+    for alias, key in ALIASES.items():
+        if alias in metric and key in metric:
+            raise loc.error((*path, alias), f"'{alias}' and '{key}' both choose the {key}; "
+                                            f"give '{key}' only")
+    for key in COMPONENT_KEYS:
+        for written in (key, *(a for a, k in ALIASES.items() if k == key)):
+            if written in metric:
+                check_choice(host, key, metric[written], (*path, written), loc, settings.get(key))
 
 
 def check_reports(host: PluginHost, reports: Sequence[Any], loc: Locations) -> None:

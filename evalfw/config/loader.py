@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evalfw.metrics.bleu.spec import DEFAULT_PRESET, OPTION_KEYS
-from evalfw.components import ComponentChoice
+from evalfw.plugin.component import ComponentChoice
 from evalfw.config import choices
 from evalfw.config.locate import KeyPath, Locations
 from evalfw.config.model import (

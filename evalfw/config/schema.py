@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
 
 #: config key -> registry kind, for every place a component is chosen by name
-METRIC_COMPONENTS = ("tokenizer", "precision", "brevity_penalty", "smoothing", "mean")
+METRIC_COMPONENTS = ("tokenizer", "counter", "brevity_penalty", "smoothing", "mean")
 _TYPE_WORDS = {
     "string": "a string", "integer": "an integer", "number": "a number",
     "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null",

@@ -1,94 +1,56 @@
 """The plugin API: every hook a plugin may implement, and nothing else.
 
-Each hook is a plain 1:N contribution hook: it takes no arguments and returns the component
-*classes* the plugin provides. The host instantiates them with options from a config or the
-command line. Built-in components use exactly these hooks (see ``evalfw.builtin``).
+There is one hook per component kind (:mod:`evalfw.host.kinds`), named
+``evalfw_register_<plural>``; each takes no arguments and returns the component *classes* the
+plugin provides, which the host instantiates with options from a config or the command line.
+Built-in components use exactly these hooks. The hooks are generated from the list of kinds,
+so a kind and its hook cannot drift apart:
+
+=================================  =========================================================
+hook                               returns subclasses of
+=================================  =========================================================
+evalfw_register_metrics            :class:`evalfw.metrics.base.Metric`
+evalfw_register_tokenizers         :class:`evalfw.tokenizers.base.Tokenizer`
+evalfw_register_counters           :class:`evalfw.metrics.bleu.components.NgramCounter`
+evalfw_register_brevity_penalties  :class:`evalfw.metrics.bleu.components.BrevityPenalty`
+evalfw_register_smoothers          :class:`evalfw.metrics.bleu.components.Smoother`
+evalfw_register_means              :class:`evalfw.metrics.bleu.components.Mean`
+evalfw_register_presets            :class:`evalfw.metrics.bleu.components.Preset`
+evalfw_register_reporters          :class:`evalfw.reports.base.Reporter`
+evalfw_register_bucketers          :class:`evalfw.analysis.bucketing.Bucketer`
+evalfw_register_executors          :class:`evalfw.executors.base.Executor`
+=================================  =========================================================
+
+A test checks this table against the generated hooks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pluggy
 
+from evalfw.host.kinds import HOOKS
 from evalfw.plugin import PROJECT
+from evalfw.plugin.component import Component
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 
-if TYPE_CHECKING:
-    from evalfw.components import (
-        Bucketer,
-        BrevityPenalty,
-        Mean,
-        NgramCounter,
-        Preset,
-        Reporter,
-        Smoother,
-        Tokenizer,
-    )
+
+def _spec(name: str, contract: type[Component]) -> Callable[[], Iterable[type[Any]]]:
+    def hook() -> Iterable[type[Any]]:
+        raise NotImplementedError  # a specification: pluggy calls the implementations
+
+    hook.__name__ = hook.__qualname__ = name
+    hook.__doc__ = (f"Return {contract.kind.replace('_', ' ')} classes: subclasses of "
+                    f"{contract.__module__}.{contract.__name__}.\n\n"
+                    f"Called once per plugin host, when it builds its registries.")
+    return hookspec(hook)
 
 
-@hookspec
-def evalfw_register_tokenizers() -> Iterable[type[Tokenizer]]:
-    """Return tokenizer classes: each turns a batch of lines into token lists.
+#: the hook specifications, as pluggy reads them (``pm.add_hookspecs(Hookspecs)``)
+Hookspecs = type("Hookspecs", (), {name: staticmethod(_spec(name, contract))
+                                   for name, contract in HOOKS.items()})
 
-    :returns: an iterable of :class:`evalfw.components.Tokenizer` subclasses.
-    Called once per plugin host, when the host builds its registries.
-    """
-
-
-@hookspec
-def evalfw_register_precisions() -> Iterable[type[NgramCounter]]:
-    """Return n-gram counters: batch (hypotheses, references) -> per-segment matches/totals.
-
-    :returns: an iterable of :class:`evalfw.components.NgramCounter` subclasses.
-    """
-
-
-@hookspec
-def evalfw_register_brevity_penalties() -> Iterable[type[BrevityPenalty]]:
-    """Return brevity penalties: a reference-length rule plus a penalty formula.
-
-    :returns: an iterable of :class:`evalfw.components.BrevityPenalty` subclasses.
-    """
-
-
-@hookspec
-def evalfw_register_smoothers() -> Iterable[type[Smoother]]:
-    """Return smoothing methods: corpus counts -> per-order precisions (never mutated).
-
-    :returns: an iterable of :class:`evalfw.components.Smoother` subclasses.
-    """
-
-
-@hookspec
-def evalfw_register_means() -> Iterable[type[Mean]]:
-    """Return combiners: smoothed precisions, brevity penalty and weights -> one score.
-
-    :returns: an iterable of :class:`evalfw.components.Mean` subclasses.
-    """
-
-
-@hookspec
-def evalfw_register_presets() -> Iterable[type[Preset]]:
-    """Return presets: named bundles of component choices (``sacrebleu``, ``nltk``, ...).
-
-    :returns: an iterable of :class:`evalfw.components.Preset` subclasses.
-    """
-
-
-@hookspec
-def evalfw_register_reporters() -> Iterable[type[Reporter]]:
-    """Return report writers that render a finished run record (table, CSV, LaTeX, ...).
-
-    :returns: an iterable of :class:`evalfw.components.Reporter` subclasses.
-    """
-
-
-@hookspec
-def evalfw_register_bucketers() -> Iterable[type[Bucketer]]:
-    """Return bucketers that assign each segment to a bucket for analysis.
-
-    :returns: an iterable of :class:`evalfw.components.Bucketer` subclasses.
-    """
+__all__ = ["Hookspecs", "hookspec"]

@@ -19,38 +19,20 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from evalfw.components import (
-    BrevityPenalty,
-    Bucketer,
-    Component,
-    Mean,
-    NgramCounter,
-    Preset,
-    Reporter,
-    Smoother,
-    Tokenizer,
-)
 from evalfw.errors import PluginError
 from evalfw.host import entrypoints
-from evalfw.host import hookspecs
+from evalfw.host.hookspecs import Hookspecs
+from evalfw.host.kinds import HOOKS
 from evalfw.host.registry import ComponentEntry, ComponentRegistry, PluginInfo
+from evalfw.plugin import PROJECT
+from evalfw.plugin.component import Component
 
 if TYPE_CHECKING:
     import importlib.metadata
 
-#: hook name -> the component base class its results must subclass
-HOOKS: dict[str, type[Component]] = {
-    "evalfw_register_tokenizers": Tokenizer,
-    "evalfw_register_precisions": NgramCounter,
-    "evalfw_register_brevity_penalties": BrevityPenalty,
-    "evalfw_register_smoothers": Smoother,
-    "evalfw_register_means": Mean,
-    "evalfw_register_presets": Preset,
-    "evalfw_register_reporters": Reporter,
-    "evalfw_register_bucketers": Bucketer,
-}
-
+#: the built-in plugin modules, registered first and through the same hooks as any plugin
 BUILTIN_PLUGINS = (
+    "evalfw.metrics.bleu.plugin",
     "evalfw.tokenizers",
     "evalfw.metrics.bleu.counting.clipped",
     "evalfw.metrics.bleu.families.brevity",
@@ -60,8 +42,8 @@ BUILTIN_PLUGINS = (
     "evalfw.metrics.bleu.families.moses",
     "evalfw.metrics.bleu.presets",
     "evalfw.reports.reporters",
-    "evalfw.reports.html_reporter",
     "evalfw.analysis.bucketers",
+    "evalfw.executors.local",
 )
 
 ENV_DISABLE = "EVALFW_DISABLE_PLUGINS"
@@ -70,7 +52,7 @@ ENV_NO_AUTOLOAD = "EVALFW_DISABLE_PLUGIN_AUTOLOAD"
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
     """Entry points of group ``evalfw`` (the one indirection tests monkeypatch)."""
-    return entrypoints.entry_points(hookspecs.PROJECT)
+    return entrypoints.entry_points(PROJECT)
 
 
 def _sha256(path: Path) -> str:
@@ -83,8 +65,8 @@ class PluginHost:
     """Loaded plugins and the component registries built from them."""
 
     def __init__(self) -> None:
-        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
-        self.pm.add_hookspecs(hookspecs)
+        self.pm = pluggy.PluginManager(PROJECT)
+        self.pm.add_hookspecs(Hookspecs)
         self.plugins: list[PluginInfo] = []
         self.broken: list[PluginInfo] = []
         self._registries: dict[str, ComponentRegistry] | None = None
@@ -247,10 +229,8 @@ def _check_component(cls: Any, base: type[Component], info: PluginInfo, hook: st
     if not (isinstance(cls, type) and issubclass(cls, base)):
         raise PluginError(
             f"{info.provider} returned {cls!r} from {hook}; expected a subclass of "
-            f"evalfw.components.{base.__name__}"
+            f"{base.__module__}.{base.__name__}"
         )
     if not isinstance(getattr(cls, "name", None), str) or not cls.name:
         raise PluginError(f"{info.provider}: {cls.__name__} has no 'name' class attribute")
 
-
-_ = hookspecs  # re-exported for plugin authors via evalfw.hookimpl

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evalfw.components import Component
+from evalfw.plugin.component import Component
 from evalfw.errors import ComponentConflictError, UnknownComponentError, suggest
 
 

@@ -9,13 +9,10 @@ that are not plain scalars) goes to jsonschema itself, so both paths always agre
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping
+from typing import Any, NoReturn, Protocol
 
 from evalfw.errors import ConfigError, suggest
-
-if TYPE_CHECKING:
-    from evalfw.components import Component
 
 #: top-level keywords the flat validator understands (annotations included)
 _TOP_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "description", "title"})
@@ -28,8 +25,9 @@ _TYPES = frozenset({"integer", "number", "boolean", "string", "null", "object", 
 _SCALARS = (bool, int, float, str, type(None))
 
 
-def resolve_options(cls: type[Component], options: dict[str, Any]) -> dict[str, Any]:
-    """Return ``options`` with schema defaults filled in; raise ConfigError when invalid."""
+def resolve_options(cls: type[Any], options: dict[str, Any]) -> dict[str, Any]:
+    """Return ``options`` with schema defaults filled in; raise ConfigError when invalid.
+    ``cls`` is a component class (its ``kind``, ``name`` and ``options_schema`` are read)."""
     schema = dict(cls.options_schema)
     props: dict[str, Any] = dict(schema.get("properties", {}))
     unknown = [k for k in options if k not in props]
@@ -147,3 +145,36 @@ def _equal(one: Any, two: Any) -> bool:
     if isinstance(one, bool) or isinstance(two, bool):
         return False  # one of them is a bool and they are not the same object
     return bool(one == two)
+
+
+class OptionChecker(Protocol):
+    """How a component checks options beyond its own ``options_schema`` (a metric checking
+    the components it is made of): errors are reported at a key path relative to the
+    component's options, and the caller (a config loader) turns that path into a position
+    (``file:line:col``). See ``evalfw.config.choices``."""
+
+    def check(self, schema: Mapping[str, Any], value: Any, path: tuple[str | int, ...],
+              note: str = "") -> None:
+        """Validate ``value`` at ``path`` against ``schema``; ``note`` ends the message."""
+
+    def fail(self, path: tuple[str | int, ...], message: str,
+             error: type[ConfigError] = ConfigError) -> NoReturn:
+        """Raise ``error`` (a ConfigError subclass) located at ``path``."""
+
+
+class PlainChecker:
+    """An :class:`OptionChecker` without positions: errors name the key path only (used when
+    options come from Python calls or the command line rather than a config file)."""
+
+    def check(self, schema: Mapping[str, Any], value: Any, path: tuple[str | int, ...],
+              note: str = "") -> None:
+        found = first_error(dict(schema), value) if isinstance(value, dict) else \
+            jsonschema_first_error(dict(schema), value)
+        if found is not None:
+            where, message = found
+            self.fail(path, f"{where}: {message}{note}")
+
+    def fail(self, path: tuple[str | int, ...], message: str,
+             error: type[ConfigError] = ConfigError) -> NoReturn:
+        where = ".".join(str(p) for p in path)
+        raise error(f"{where}: {message}" if where else message)

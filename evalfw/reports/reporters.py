@@ -1,5 +1,5 @@
-"""Built-in report writers: ``table`` (terminal, the default), ``json``, ``csv``, ``markdown``
-and ``latex`` (booktabs).
+"""Built-in report writers: ``table`` (terminal, the default), ``json``, ``csv``, ``markdown``,
+``latex`` (booktabs) and ``html`` (one self-contained page, :mod:`evalfw.reports.html`).
 
 Reporters see only the record (``record.json`` as a mapping), never the data or the engine, so
 ``evalfw show`` renders any stored version exactly as ``evalfw run`` did. The grid reporters
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from evalfw.components import Reporter
+from evalfw.reports.base import Reporter
 from evalfw.plugin import hookimpl
 
 if TYPE_CHECKING:
@@ -168,6 +168,19 @@ class LatexReporter(Reporter):
         return "\n".join(out) + "\n"
 
 
+class HtmlReporter(Reporter):
+    name = "html"
+    description = ("self-contained HTML page: results table with intervals and significance "
+                   "markers, SVG charts, worst-segment drill-down, provenance")
+    extension = "html"
+
+    def render(self, record: Mapping[str, Any]) -> str:
+        from evalfw.reports.html import render  # the page code loads only when used
+
+        return render(record)
+
+
 @hookimpl
 def evalfw_register_reporters() -> list[type[Reporter]]:
-    return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter]
+    return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter,
+            HtmlReporter]

@@ -34,7 +34,7 @@ from evalfw.errors import ConfigError, EvalfwError, suggest
 
 if TYPE_CHECKING:
     from evalfw.metrics.bleu.spec import BleuSpec
-    from evalfw.components import Bucketer
+    from evalfw.analysis.bucketing import Bucketer
     from evalfw.config import ExperimentConfig
     from evalfw.host.host import PluginHost
     from evalfw.runner.evaluate import Evaluation, Progress

@@ -55,7 +55,7 @@ def stats_key(spec: BleuSpec, hypothesis_digest: str, reference_digests: Sequenc
         "hypotheses": hypothesis_digest,
         "references": list(reference_digests),
         "tokenizer": _component(spec.tokenizer),
-        "precision": _component(spec.precision),
+        "precision": _component(spec.counter),
         "orders": spec.count_orders,
         "lowercase": spec.lowercase,
     }

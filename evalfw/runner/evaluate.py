@@ -64,7 +64,7 @@ class Evaluation:
 
 def index_key(spec: BleuSpec) -> tuple[Any, ...]:
     """What the reference index and per-segment statistics depend on."""
-    return (spec.tokenizer.describe(), spec.lowercase, spec.precision.describe(),
+    return (spec.tokenizer.describe(), spec.lowercase, spec.counter.describe(),
             spec.count_orders)
 
 

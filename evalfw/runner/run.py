@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalfw import __version__
+from evalfw.version import __version__
 from evalfw.io.text import display_path
 from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, plain
 from evalfw.records.store import encode_segments, write_version

@@ -13,7 +13,7 @@ from evalfw.tokenizers.mecab import JaMecabTokenizer, KoMecabTokenizer
 from evalfw.tokenizers.mteval13a import Tokenizer13a
 from evalfw.tokenizers.none import NoneTokenizer
 from evalfw.tokenizers.zh import TokenizerZh
-from evalfw.components import Tokenizer
+from evalfw.tokenizers.base import Tokenizer
 from evalfw.plugin import hookimpl
 
 TOKENIZERS: tuple[type[Tokenizer], ...] = (

@@ -1,4 +1,15 @@
-"""Batch machinery shared by the built-in tokenizers.
+"""The tokenizer contract, and the batch machinery the built-in tokenizers share.
+
+Tokenizers are shared by every metric that works on tokens. A tokenizer turns a batch of
+lines into token lists; two optional capabilities make it faster or comparable:
+
+- the joined lane (``joined = True``, ``tokenize_joined``, ``joined_unit``): the tokens of a
+  whole batch as one text, which the clipped counter reads without building a list per line;
+- ``sacrebleu_name``: what sacreBLEU calls this tokenizer, set only by a class that tokenizes
+  exactly as sacreBLEU does (so a BLEU result can carry sacreBLEU's signature).
+
+Both are flags of the class itself (see :func:`evalfw.plugin.component.declares`): a
+subclass that changes what ``tokenize`` computes does not inherit them.
 
 The built-ins tokenize a whole batch as one string: the lines are joined with ``"\\n"``,
 every rewrite runs once over the joined text (C speed instead of Python calls per line), and
@@ -17,7 +28,38 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from evalfw.components import Tokenizer
+from evalfw.plugin.component import Component, declares
+
+
+class Tokenizer(Component):
+    """Turns a batch of raw lines into token lists (one list per line)."""
+
+    kind = "tokenizer"
+    plural = "tokenizers"
+    #: capability flag: ``tokenize_joined`` agrees with ``tokenize`` (set on the class itself)
+    joined: ClassVar[bool] = False
+    #: what a token of ``tokenize_joined``'s text is: "word" (whitespace-separated) or "char"
+    #: (every non-whitespace character)
+    joined_unit: ClassVar[str] = "word"
+    #: sacreBLEU's name for this tokenizer, when it tokenizes exactly as sacreBLEU's does
+    sacrebleu_name: ClassVar[str | None] = None
+
+    @abstractmethod
+    def tokenize(self, lines: Sequence[str]) -> list[list[str]]:
+        """Tokenize every line of ``lines``; must return exactly ``len(lines)`` lists."""
+
+    def tokenize_joined(self, lines: Sequence[str]) -> str | None:
+        """The tokens of all lines as one text: it starts and ends with ``"\\n"``, has one
+        ``"\\n"`` between lines, and the ``str.split()`` of line i equals
+        ``tokenize(lines)[i]`` (with ``joined_unit`` "char": its non-whitespace characters).
+        None declines (then ``tokenize`` is used). Only called when ``joined`` is declared."""
+        return None
+
+    def sacrebleu_signature(self) -> str | None:
+        """How sacreBLEU's signature names this tokenizer (``tok:<this>``), or None when it is
+        not one of sacreBLEU's. ``sacrebleu_name`` counts only on the class that sets it."""
+        name = vars(type(self)).get("sacrebleu_name")
+        return name if isinstance(name, str) else None
 
 
 @contextmanager
@@ -53,10 +95,9 @@ class LazyPattern:
 
 
 def supports_joined(component: Any) -> bool:
-    """Whether ``component``'s own class (not a subclass of it) declares ``joined = True``:
-    the built-ins that offer ``tokenize_joined`` / ``count_joined``. A plugin subclass may
-    change what the methods compute, so it never inherits the declaration."""
-    return vars(type(component)).get("joined") is True
+    """Whether ``component`` offers the joined lane (``tokenize_joined`` / ``count_joined``)
+    on its own class: the capability flag ``joined``."""
+    return declares(component, "joined")
 
 
 class BatchTokenizer(Tokenizer):
@@ -67,17 +108,6 @@ class BatchTokenizer(Tokenizer):
             return []
         with gc_paused():
             return self._tokenize(lines)
-
-    #: what a token of ``tokenize_joined``'s text is: "word" (whitespace-separated) or "char"
-    #: (every non-whitespace character)
-    joined_unit: ClassVar[str] = "word"
-
-    def tokenize_joined(self, lines: Sequence[str]) -> str | None:
-        """The tokens of all lines as one text, for the built-in counter's fast lane: it
-        starts and ends with ``"\\n"``, has one ``"\\n"`` between lines, and the
-        ``str.split()`` of line i equals ``tokenize(lines)[i]``. None when the batch needs
-        the per-line path (then call ``tokenize``). Saves building a list per line."""
-        return None
 
     @abstractmethod
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:

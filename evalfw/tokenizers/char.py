@@ -16,6 +16,7 @@ class CharTokenizer(BatchTokenizer):
     version = "1"
     description = "character-level: every non-whitespace character is a token (sacreBLEU 'char')"
 
+    sacrebleu_name = "char"
     joined = True
 
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:

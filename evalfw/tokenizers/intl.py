@@ -96,6 +96,7 @@ class TokenizerIntl(JoinedTokenizer):
     name = "intl"
     version = "1"
     description = "mteval-v14 international: split Unicode punctuation and symbols"
+    sacrebleu_name = "intl"
     joined = True
 
     def _prepare(self, lines: Sequence[str]) -> Sequence[str]:

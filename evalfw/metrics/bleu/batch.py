@@ -16,7 +16,7 @@ import numpy as np
 from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu import fast
 from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.components import Counts
+from evalfw.metrics.bleu.components import Counts
 
 
 def counts_of(spec: BleuSpec, row: Any, last: Any, segments: int) -> Counts:
@@ -61,10 +61,10 @@ class BatchScorer:
 
     def _fast(self, sums: np.ndarray) -> np.ndarray:
         n = self.spec.max_order
-        matches, totals = sums[:, 2:2 + n], sums[:, 2 + n:2 + 2 * n]
-        bp = fast.penalties(sums[:, 0], sums[:, 1])
-        prec, correct, total = fast.smooth(self.spec, matches, totals)
-        return fast.scores(self.spec, prec, correct, total, matches.any(axis=1), bp)
+        out = fast.row_scores(self.spec, sums[:, 0], sums[:, 1], sums[:, 2:2 + n],
+                              sums[:, 2 + n:2 + 2 * n])
+        assert out is not None  # supports() probed that the components accept rows
+        return out[0]
 
 
 def sacrebleu_float32_score(spec: BleuSpec, row32: np.ndarray, segments: int) -> float:

@@ -16,7 +16,8 @@ from evalfw.metrics.bleu.result import BleuScore
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.tokenizers.base import gc_paused, supports_joined
-from evalfw.components import Component, Counts, Smoothed
+from evalfw.metrics.bleu.components import Counts, Smoothed
+from evalfw.plugin.component import Component
 from evalfw.errors import EvalfwError, InputError, PluginError
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def _index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]
     if _joined_lane(spec) and all(len(r) == lines and None not in r for r in references):
         texts = [_tokenize_joined(spec, stream) for stream in references]
         if None not in texts:
-            index = spec.precision.index_joined(texts, lines, spec.count_orders,
+            index = spec.counter.index_joined(texts, lines, spec.count_orders,
                                                 spec.tokenizer.joined_unit)
             if index is not None:
                 return index  # type: ignore[no-any-return]
@@ -94,7 +95,7 @@ def _index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]
         for i, t in zip(present, toks):
             full[i] = t
         streams.append(full)
-    return _call(spec.precision, "index_references", streams, spec.count_orders)
+    return _call(spec.counter, "index_references", streams, spec.count_orders)
 
 
 def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceIndex) -> SegmentStats:
@@ -102,7 +103,7 @@ def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceInd
     with gc_paused():  # the token lists live only until they are counted
         if _joined_lane(spec):
             text = _tokenize_joined(spec, hypotheses)
-            stats = None if text is None else spec.precision.count_joined(
+            stats = None if text is None else spec.counter.count_joined(
                 text, len(hypotheses), index, spec.tokenizer.joined_unit)
             if stats is not None:
                 check_stats(spec, stats, len(hypotheses))
@@ -113,7 +114,7 @@ def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceInd
 def _joined_lane(spec: BleuSpec) -> bool:
     """Built-in tokenizer and counter: tokens travel as one text per batch, not as a list
     per line (same statistics; see ``BatchTokenizer.tokenize_joined``)."""
-    return supports_joined(spec.tokenizer) and supports_joined(spec.precision)
+    return supports_joined(spec.tokenizer) and supports_joined(spec.counter)
 
 
 def _tokenize_joined(spec: BleuSpec, lines: Sequence[str]) -> str | None:
@@ -127,13 +128,13 @@ def _tokenize_joined(spec: BleuSpec, lines: Sequence[str]) -> str | None:
 
 def stats_from_tokens(spec: BleuSpec, hyp_tokens: Sequence[Sequence[Any]],
                       index: ReferenceIndex) -> SegmentStats:
-    stats = _call(spec.precision, "count", hyp_tokens, index)
+    stats = _call(spec.counter, "count", hyp_tokens, index)
     check_stats(spec, stats, len(hyp_tokens))
     return stats
 
 
 def check_stats(spec: BleuSpec, stats: Any, n: int) -> None:
-    comp = spec.precision
+    comp = spec.counter
     if not isinstance(stats, SegmentStats):
         raise _fail(comp, f"returned {type(stats).__name__}, not SegmentStats")
     if len(stats) != n or stats.max_order < spec.count_orders:

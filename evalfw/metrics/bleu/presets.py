@@ -12,23 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalfw.components import Preset
+from evalfw.metrics.bleu.components import Preset
+from evalfw.tokenizers.base import Tokenizer
 from evalfw.plugin import hookimpl
 
 #: the sacreBLEU release whose behaviour the sacrebleu family reproduces
 SACREBLEU_VERSION = "2.6.0"
 
 
-def sacrebleu_tokenizer_signature(tokenizer: Any) -> str | None:
+def sacrebleu_tokenizer_signature(tokenizer: Tokenizer) -> str | None:
     """What sacreBLEU's signature calls this tokenizer (``tok:<this>``), or None if it is not
-    one of sacreBLEU's. Tokenizers may define ``sacrebleu_signature()`` (MeCab ones add the
-    dictionary version); the built-in ones are named as in sacreBLEU."""
-    method = getattr(tokenizer, "sacrebleu_signature", None)
-    if callable(method):
-        return str(method())
-    if type(tokenizer).__module__.startswith("evalfw.tokenizers"):
-        return str(tokenizer.name)
-    return None
+    one of sacreBLEU's (see ``Tokenizer.sacrebleu_signature``)."""
+    return tokenizer.sacrebleu_signature()
 
 
 class SacreBleuPreset(Preset):
@@ -36,7 +31,7 @@ class SacreBleuPreset(Preset):
     description = "sacreBLEU 2.6.0 defaults: 13a, exp smoothing, closest ref length, 0-100"
     settings = {
         "tokenizer": "13a",
-        "precision": {"name": "clipped", "total_floor": 0},
+        "counter": {"name": "clipped", "total_floor": 0},
         "brevity_penalty": {"name": "closest", "formula": "sacrebleu"},
         "smoothing": "exp",
         "mean": {"name": "sacrebleu", "effective_order": False},
@@ -49,7 +44,7 @@ class SacreBleuPreset(Preset):
         smooth = getattr(spec.smoothing, "sacrebleu_signature", None)
         expressible = (
             tok is not None and callable(smooth)
-            and spec.precision.name == "clipped" and spec.precision.options["total_floor"] == 0
+            and spec.counter.name == "clipped" and spec.counter.options["total_floor"] == 0
             and spec.brevity_penalty.name == "closest"
             and spec.brevity_penalty.options["formula"] == "sacrebleu"
             and spec.mean.name == "sacrebleu" and spec.weights is None
@@ -67,7 +62,7 @@ class NltkPreset(Preset):
     description = "NLTK 3.10.4 corpus_bleu: whitespace tokens, method0, scores 0-1"
     settings = {
         "tokenizer": "none",
-        "precision": {"name": "clipped", "total_floor": 1},
+        "counter": {"name": "clipped", "total_floor": 1},
         "brevity_penalty": {"name": "closest", "formula": "nltk"},
         "smoothing": "method0",
         "mean": "nltk",
@@ -81,7 +76,7 @@ class MultiBleuPreset(Preset):
     description = "Moses multi-bleu.perl: whitespace tokens, no smoothing, 0-100"
     settings = {
         "tokenizer": "none",
-        "precision": {"name": "clipped", "total_floor": 0},
+        "counter": {"name": "clipped", "total_floor": 0},
         "brevity_penalty": {"name": "closest", "formula": "sacrebleu"},
         "smoothing": "plain",
         "mean": "multi-bleu",
@@ -95,7 +90,7 @@ class TorchmetricsPreset(Preset):
     description = "torchmetrics BLEUScore rules (first-listed tie), plain precisions, 0-1"
     settings = {
         "tokenizer": "none",
-        "precision": {"name": "clipped", "total_floor": 0},
+        "counter": {"name": "clipped", "total_floor": 0},
         "brevity_penalty": {"name": "closest-first", "formula": "sacrebleu"},
         "smoothing": "plain",
         "mean": "geometric",

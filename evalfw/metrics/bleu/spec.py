@@ -18,37 +18,42 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from evalfw import __version__
-from evalfw.components import (
+from evalfw.errors import ConfigError, suggest
+from evalfw.metrics.bleu.components import (
     BrevityPenalty,
-    Component,
     Mean,
     NgramCounter,
     Preset,
     Smoother,
-    Tokenizer,
     check_scale,
 )
-from evalfw.errors import ConfigError, suggest
+from evalfw.plugin.component import Component
+from evalfw.tokenizers.base import Tokenizer
+from evalfw.version import __version__
 
 if TYPE_CHECKING:
-    from evalfw.host.host import PluginHost
+    from evalfw.plugin.component import Components
 
-#: option key -> (registry kind, signature label)
-COMPONENT_KEYS: dict[str, tuple[str, str]] = {
-    "tokenizer": ("tokenizer", "tok"),
-    "precision": ("precision", "prec"),
-    "brevity_penalty": ("brevity_penalty", "bp"),
-    "smoothing": ("smoothing", "smooth"),
-    "mean": ("mean", "mean"),
-}
+#: the component kinds BLEU is made of, in signature order, with their signature labels
+SLOTS: tuple[tuple[type[Component], str], ...] = (
+    (Tokenizer, "tok"),
+    (NgramCounter, "prec"),
+    (BrevityPenalty, "bp"),
+    (Smoother, "smooth"),
+    (Mean, "mean"),
+)
+#: option key (the kind's word) -> signature label
+COMPONENT_KEYS: dict[str, str] = {contract.kind: label for contract, label in SLOTS}
+#: option keys accepted in place of another: configs written earlier name the counter
+#: "precision"
+ALIASES = {"precision": "counter"}
 SCALAR_KEYS = ("max_order", "lowercase", "weights")
 #: shorthand -> (component key, option name)
 SHORTHANDS = {
     "effective_order": ("mean", "effective_order"),
     "auto_reweigh": ("mean", "auto_reweigh"),
 }
-OPTION_KEYS = ("preset", *COMPONENT_KEYS, *SCALAR_KEYS, *SHORTHANDS, "smooth_value")
+OPTION_KEYS = ("preset", *COMPONENT_KEYS, *SCALAR_KEYS, *SHORTHANDS, "smooth_value", *ALIASES)
 DEFAULT_PRESET = "sacrebleu"
 
 
@@ -58,7 +63,7 @@ class BleuSpec:
 
     preset: Preset
     tokenizer: Tokenizer
-    precision: NgramCounter
+    counter: NgramCounter
     brevity_penalty: BrevityPenalty
     smoothing: Smoother
     mean: Mean
@@ -80,7 +85,7 @@ class BleuSpec:
 
     def _text(self, nrefs: int | str) -> str:
         parts = [f"preset:{self.preset.name}"]
-        parts += [f"{label}:{getattr(self, key).describe()}" for key, (_, label)
+        parts += [f"{label}:{getattr(self, key).describe()}" for key, label
                   in COMPONENT_KEYS.items()]
         parts.append(f"order:{self.max_order}")
         if self.weights is not None:
@@ -142,10 +147,22 @@ def normalize_weights(weights: Any) -> tuple[tuple[float, ...], ...] | None:
     return out
 
 
-def resolve_spec(host: PluginHost, options: Mapping[str, Any] | None = None,
+def canonical_keys(options: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``options`` with alias keys (``precision``) renamed to the kind's word (``counter``)."""
+    out = dict(options)
+    for alias, key in ALIASES.items():
+        if alias in out:
+            if key in out:
+                raise ConfigError(f"{where}: '{alias}' and '{key}' both choose the {key}; "
+                                  f"give '{key}' only")
+            out[key] = out.pop(alias)
+    return out
+
+
+def resolve_spec(host: Components, options: Mapping[str, Any] | None = None,
                  **kwargs: Any) -> BleuSpec:
     """Build a :class:`BleuSpec` from a preset name plus overrides (see module docstring)."""
-    opts = {**(options or {}), **kwargs}
+    opts = canonical_keys({**(options or {}), **kwargs}, "BLEU options")
     unknown = [k for k in opts if k not in OPTION_KEYS]
     if unknown:
         raise ConfigError(
@@ -154,7 +171,7 @@ def resolve_spec(host: PluginHost, options: Mapping[str, Any] | None = None,
         )
     preset_name = opts.get("preset") or DEFAULT_PRESET
     preset: Preset = host.component("preset", preset_name)
-    settings = dict(preset.settings)
+    settings = canonical_keys(preset.settings, f"preset '{preset_name}'")
     choices: dict[str, dict[str, Any]] = {}
     for key in COMPONENT_KEYS:
         choices[key] = _as_choice(settings.get(key), f"preset '{preset_name}' {key}")
@@ -174,13 +191,13 @@ def resolve_spec(host: PluginHost, options: Mapping[str, Any] | None = None,
             )
         choices["smoothing"][props[0]] = opts["smooth_value"]
     built: dict[str, Any] = {}
-    for key, (kind, _) in COMPONENT_KEYS.items():
+    for key in COMPONENT_KEYS:
         choice = dict(choices[key])
         name = choice.pop("name", None)
         if not name:
             raise ConfigError(f"{key}: no component name given and preset '{preset_name}' sets none")
         try:
-            built[key] = host.component(kind, name, choice)
+            built[key] = host.component(key, name, choice)
         except ConfigError as exc:
             raise type(exc)(f"{key}: {exc}") from exc
     max_order = opts.get("max_order", settings.get("max_order", 4))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import evalfw
-from evalfw.components import Counts, Smoothed, Smoother
+from evalfw.metrics.bleu.components import Counts, Smoothed, Smoother
 
 
 class FloorPlusTest(Smoother):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from evalfw.metrics.bleu.counting.kernel_stats import KernelStats, floor_totals
 from evalfw.metrics.bleu.counting.kernel import Counted, NativeTables
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.components import NgramCounter
+from evalfw.metrics.bleu.components import NgramCounter
 from evalfw.errors import InputError
 from evalfw.plugin import hookimpl
 
@@ -137,5 +137,5 @@ __all__ = ["Clipped", "ClippedIndex"]
 
 
 @hookimpl
-def evalfw_register_precisions() -> list[type[NgramCounter]]:
+def evalfw_register_counters() -> list[type[NgramCounter]]:
     return [Clipped]

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from evalfw.components import BrevityPenalty
+from evalfw.metrics.bleu.components import BrevityPenalty
+from evalfw.metrics.bleu.counting import kernel
 from evalfw.plugin import hookimpl
 
 if TYPE_CHECKING:
@@ -57,6 +58,21 @@ class _Formula(BrevityPenalty):
             return math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
         return 1.0
 
+    def penalty_rows(self, hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray | None:
+        """sacreBLEU's formula per row (1.0, 0.0 or exp(1 - r/c) with the C library's exp);
+        NLTK's formula returns ints for some rows, so it takes the row-by-row path."""
+        if self.options["formula"] != "sacrebleu":
+            return None
+        import numpy as np
+
+        bp = np.ones(len(hyp_len))
+        short = hyp_len < ref_len
+        bp[short & (hyp_len == 0)] = 0.0
+        which = np.flatnonzero(short & (hyp_len > 0))
+        if len(which):
+            bp[which] = kernel.exp(1 - ref_len[which] / hyp_len[which])
+        return bp
+
 
 def _closest(hyp_len: np.ndarray, ref_lens: np.ndarray, prefer_short: bool) -> np.ndarray:
     import numpy as np
@@ -78,6 +94,7 @@ def _closest(hyp_len: np.ndarray, ref_lens: np.ndarray, prefer_short: bool) -> n
 
 
 class Closest(_Formula):
+    vectorized = True
     name = "closest"
     description = "closest reference length, tie -> shorter (mteval-v13a, sacreBLEU, NLTK, Moses)"
 
@@ -86,6 +103,7 @@ class Closest(_Formula):
 
 
 class ClosestFirst(_Formula):
+    vectorized = True
     name = "closest-first"
     description = "closest reference length, tie -> first listed (torchtext, torchmetrics)"
 
@@ -94,6 +112,7 @@ class ClosestFirst(_Formula):
 
 
 class Shortest(_Formula):
+    vectorized = True
     name = "shortest"
     description = "shortest reference length (HF evaluate 'bleu', mteval before v13)"
 

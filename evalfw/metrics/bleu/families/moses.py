@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 
 from evalfw.metrics.bleu.families.sacrebleu import log_floor
-from evalfw.components import Counts, Mean, Smoothed
+from evalfw.metrics.bleu.components import Counts, Mean, Smoothed
 from evalfw.plugin import hookimpl
 
 

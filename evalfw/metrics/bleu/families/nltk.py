@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
-from evalfw.components import Counts, Mean, Precision, Smoothed, Smoother
+from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
 from evalfw.errors import ConfigError
 from evalfw.plugin import hookimpl
 

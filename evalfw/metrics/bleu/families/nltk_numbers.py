@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from evalfw.components import Counts, Precision
+from evalfw.metrics.bleu.components import Counts, Precision
 from evalfw.errors import PluginError
 
 #: Before 3.12, Fraction accepts the private ``_normalize`` flag, and NLTK uses it to keep the

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from evalfw.components import Counts, Mean, Precision, Smoothed, Smoother
+from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
 from evalfw.plugin import hookimpl
 
 Count = Fraction | float | int

@@ -1,95 +1,44 @@
-"""The component contracts: what a tokenizer, counter, penalty, smoother, mean, preset,
-reporter or bucketer must provide.
+"""The contracts of BLEU's components: counter, brevity penalty, smoothing, mean and preset.
 
-A component is a class with a unique ``name`` (written once, here on the class: the registry,
-CLI choices, schema enums and signatures all derive from it), a ``version`` bumped whenever its
-output could change, and a JSON Schema for its options. Components work on whole batches of
-segments so that built-ins can vectorize.
+BLEU is assembled from a tokenizer (shared with other metrics, :mod:`evalfw.tokenizers`) and
+the components below; ``evalfw.metrics.bleu.spec`` resolves a preset plus overrides into one
+instance of each. Components work on whole batches so the built-ins can vectorize.
+
+Optional fast paths are declared here, each behind a capability flag that counts only on the
+class that sets it (:func:`evalfw.plugin.component.declares`), so a plugin component can opt
+in and a subclass that changes the plain method never inherits a stale fast path:
+
+- counter ``joined``: ``index_joined`` / ``count_joined`` read a tokenizer's joined text;
+- brevity penalty ``kernel_rule()``: the compiled counting kernel applies the reference-length
+  rule itself; ``vectorized``: ``penalty_rows`` gives the penalty of many rows at once;
+- smoothing and mean ``vectorized``: ``smooth_rows`` / ``combine_rows`` score many rows at once,
+  bit-identical to ``smooth`` / ``combine`` row by row;
+- smoothing and mean ``sacrebleu_resampling``: their arithmetic on numpy float32 values is
+  sacreBLEU's own, so significance tests in ``sacrebleu`` mode reproduce sacreBLEU.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.errors import ConfigError
+from evalfw.plugin.component import Component
 
 if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 
-EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
-    {"type": "object", "properties": {}, "additionalProperties": False}
-)
-
 #: A precision value as a smoother returns it: a float, or an exact Fraction (NLTK keeps
 #: rationals so that later arithmetic is exact).
 Precision = float | Fraction | int
 
 
-class Component(ABC):
-    """Base of every pluggable component.
-
-    Subclasses set ``name`` and may set ``version``, ``description`` and ``options_schema``
-    (a JSON Schema for the keyword options ``__init__`` accepts; ``default`` values in it are
-    filled in, so the recorded options are always complete).
-    """
-
-    kind: ClassVar[str] = "component"
-    name: ClassVar[str]
-    version: ClassVar[str] = "1"
-    description: ClassVar[str] = ""
-    options_schema: ClassVar[Mapping[str, Any]] = EMPTY_OPTIONS
-
-    def __init__(self, **options: Any) -> None:
-        from evalfw.plugin.options import resolve_options  # local: keeps jsonschema off import
-
-        self.options: Mapping[str, Any] = MappingProxyType(
-            resolve_options(type(self), dict(options))
-        )
-
-    def option(self, key: str) -> Any:
-        return self.options[key]
-
-    def describe(self) -> str:
-        """``name@version`` plus options, as it appears in signatures."""
-        text = f"{self.name}@{self.version}"
-        if self.options:
-            inner = ",".join(f"{k}={_fmt(v)}" for k, v in sorted(self.options.items()))
-            text += f"[{inner}]"
-        return text
-
-    def __repr__(self) -> str:
-        return f"<{self.kind} {self.describe()}>"
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return "(" + ",".join(_fmt(v) for v in value) + ")"
-    return str(value)
-
-
-# --------------------------------------------------------------------------- tokenizers
-
-
-class Tokenizer(Component):
-    """Turns a batch of raw lines into token lists (one list per line)."""
-
-    kind = "tokenizer"
-
-    @abstractmethod
-    def tokenize(self, lines: Sequence[str]) -> list[list[str]]:
-        """Tokenize every line of ``lines``; must return exactly ``len(lines)`` lists."""
-
-
-# --------------------------------------------------------------------------- counting
+# --------------------------------------------------------------------------- counter
 
 
 class NgramCounter(Component):
@@ -99,7 +48,10 @@ class NgramCounter(Component):
     system scored against them, which is where most of the time goes otherwise.
     """
 
-    kind = "precision"
+    kind = "counter"
+    plural = "counters"
+    #: capability flag: ``index_joined`` / ``count_joined`` read joined token texts
+    joined: ClassVar[bool] = False
 
     @abstractmethod
     def index_references(
@@ -112,6 +64,17 @@ class NgramCounter(Component):
     def count(self, hypotheses: Sequence[Sequence[str]], index: ReferenceIndex) -> SegmentStats:
         """Per-segment statistics of tokenized ``hypotheses`` against ``index``."""
 
+    def index_joined(self, texts: Sequence[str], lines: int, max_order: int,
+                     unit: str = "word") -> ReferenceIndex | None:
+        """``index_references`` of complete reference streams given as joined token texts
+        (``Tokenizer.tokenize_joined``, tokens of kind ``unit``); None declines."""
+        return None
+
+    def count_joined(self, text: str, lines: int, index: ReferenceIndex,
+                     unit: str = "word") -> SegmentStats | None:
+        """``count`` of hypotheses given as one joined token text; None declines."""
+        return None
+
 
 # --------------------------------------------------------------------------- brevity penalty
 
@@ -120,6 +83,9 @@ class BrevityPenalty(Component):
     """Chooses the reference length of each segment and turns corpus lengths into a penalty."""
 
     kind = "brevity_penalty"
+    plural = "brevity_penalties"
+    #: capability flag: ``penalty_rows`` equals ``penalty`` row by row
+    vectorized: ClassVar[bool] = False
 
     @abstractmethod
     def choose_ref_len(self, hyp_len: np.ndarray, ref_lens: np.ndarray) -> np.ndarray:
@@ -128,6 +94,15 @@ class BrevityPenalty(Component):
     @abstractmethod
     def penalty(self, hyp_len: int, ref_len: int) -> float | int:
         """The penalty factor for (corpus or segment) lengths ``hyp_len`` and ``ref_len``."""
+
+    def kernel_rule(self) -> str | None:
+        """The name of a reference-length rule the compiled counting kernel applies itself
+        (``evalfw.metrics.bleu.counting.kernel_stats.RULES``), or None: ask ``choose_ref_len``."""
+        return None
+
+    def penalty_rows(self, hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray | None:
+        """The penalty of every row as float64 (None declines)."""
+        return None
 
 
 # --------------------------------------------------------------------------- smoothing
@@ -169,19 +144,32 @@ class Smoothed:
 class Smoother(Component):
     """Maps counts to per-order precisions without mutating anything.
 
-    ``scale`` is 100 for the sacreBLEU family (percent precisions, as sacreBLEU computes
-    them: rounding differs otherwise) and 1 for NLTK and the paper methods. A smoother only
-    combines with a mean of the same scale.
+    ``smooth`` is called once per corpus score (with the corpus sums) and once per segment for
+    sentence scores (with that segment's counts); resampling calls it once per resample.
+    ``scale`` is 100 for the sacreBLEU family (percent precisions, as sacreBLEU computes them:
+    rounding differs otherwise) and 1 for NLTK and the paper methods. A smoother only combines
+    with a mean of the same scale.
     """
 
     kind = "smoothing"
+    plural = "smoothers"
     scale: ClassVar[int] = 1
     #: orders the last segment's statistics must cover (NLTK method5 reads order 5).
     needs_orders: ClassVar[int] = 0
+    #: capability flag: ``smooth_rows`` equals ``smooth`` row by row
+    vectorized: ClassVar[bool] = False
+    #: capability flag: ``smooth`` on numpy float32 values computes what sacreBLEU's bootstrap does
+    sacrebleu_resampling: ClassVar[bool] = False
 
     @abstractmethod
     def smooth(self, counts: Counts) -> Smoothed:
         """Precisions for orders 1..counts.max_order."""
+
+    def smooth_rows(self, matches: np.ndarray, totals: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(precisions, reported matches, reported totals) of every row of int64 ``matches``
+        and ``totals`` (rows, orders); None declines."""
+        return None
 
 
 # --------------------------------------------------------------------------- mean
@@ -191,7 +179,12 @@ class Mean(Component):
     """Combines smoothed precisions, the brevity penalty and weights into scores."""
 
     kind = "mean"
+    plural = "means"
     scale: ClassVar[int] = 1
+    #: capability flag: ``combine_rows`` equals ``combine`` row by row
+    vectorized: ClassVar[bool] = False
+    #: capability flag: ``combine`` on numpy float32 values computes what sacreBLEU's bootstrap does
+    sacrebleu_resampling: ClassVar[bool] = False
 
     @property
     def score_scale(self) -> int:
@@ -209,72 +202,34 @@ class Mean(Component):
     ) -> tuple[float | int, ...]:
         """One score per weight tuple (``weights=None``: uniform over the orders)."""
 
+    def combine_rows(self, precisions: np.ndarray, totals: np.ndarray, matched: np.ndarray,
+                     bp: np.ndarray, weights: Sequence[Sequence[float]] | None
+                     ) -> np.ndarray | None:
+        """The (first) score of every row: ``precisions`` and reported ``totals`` as
+        ``smooth_rows`` gives them, ``matched`` whether a row has any match, ``bp`` the
+        penalties; None declines."""
+        return None
+
 
 # --------------------------------------------------------------------------- presets
-
-
-@dataclass(frozen=True, slots=True)
-class ComponentChoice:
-    """A component kind chosen by name with options, as in a config."""
-
-    name: str
-    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Preset(Component):
     """A named bundle of component choices and BLEU options.
 
-    ``settings`` maps ``tokenizer``, ``precision``, ``brevity_penalty``, ``smoothing``,
+    ``settings`` maps ``tokenizer``, ``counter``, ``brevity_penalty``, ``smoothing`` and
     ``mean`` to a name or ``{"name": ..., **options}``, and may set ``max_order``,
     ``lowercase``, ``weights``.
     """
 
     kind = "preset"
+    plural = "presets"
     settings: ClassVar[Mapping[str, Any]]
 
-    def foreign_signature(self, spec: Any, nrefs: int) -> str | None:
+    def foreign_signature(self, spec: Any, nrefs: int | str) -> str | None:
         """The signature string of the tool this preset reproduces, if ``spec`` is one the
         tool can express; ``None`` otherwise."""
         return None
-
-
-# --------------------------------------------------------------------------- reporters
-
-
-class Reporter(Component):
-    """Renders a run record (the JSON-shaped ``record.json`` mapping) as text."""
-
-    kind = "reporter"
-    extension: ClassVar[str] = "txt"
-
-    @abstractmethod
-    def render(self, record: Mapping[str, Any]) -> str:
-        """The report text."""
-
-
-# --------------------------------------------------------------------------- bucketers
-
-
-class Bucketer(Component):
-    """Assigns every segment to a bucket (for example by reference length)."""
-
-    kind = "bucketer"
-
-    @abstractmethod
-    def assign(self, stats: SegmentStats, ref_len: np.ndarray) -> tuple[np.ndarray, list[str]]:
-        """Bucket index per segment (-1: no bucket) and the bucket labels."""
-
-
-COMPONENT_KINDS: tuple[type[Component], ...] = (
-    Tokenizer,
-    NgramCounter,
-    BrevityPenalty,
-    Smoother,
-    Mean,
-    Preset,
-    Reporter,
-    Bucketer,
-)
 
 
 def check_scale(smoother: Smoother, mean: Mean) -> None:
@@ -284,3 +239,7 @@ def check_scale(smoother: Smoother, mean: Mean) -> None:
             f"'{mean.name}' expects 0-{mean.scale}; choose a smoothing and mean of one family "
             "(see `evalfw plugins --all`)"
         )
+
+
+__all__ = ["BrevityPenalty", "Counts", "Mean", "NgramCounter", "Precision", "Preset",
+           "Smoothed", "Smoother", "check_scale"]

@@ -1,0 +1,48 @@
+"""The executor contract: run independent jobs, ``map``-style, and give results back in order.
+
+The runner describes its work as a list of small, picklable *items* and one read-only
+*context* they share (the texts, the metrics, prepared references). An executor calls
+``task(context, item)`` for every item, wherever it likes, and yields the results in item
+order. Executors never change a number: the record names the executor, but ``verify`` does
+not compare it. A new way of executing (a cluster) is one new class and a hook.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from evalfw.plugin.component import Component
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+class Executor(Component):
+    """Runs ``task(context, item)`` for every item (see the module docstring)."""
+
+    kind = "executor"
+    plural = "executors"
+
+    @abstractmethod
+    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
+            context: Any) -> Iterator[Result]:
+        """Results of ``task(context, item)`` in the order of ``items``. ``task`` is a
+        module-level function (picklable by reference); ``context`` is shared read-only."""
+
+    def describe(self) -> dict[str, Any]:
+        """What the record says about this executor (name, options, size)."""
+        return {"name": self.name, **dict(self.options)}
+
+    def close(self) -> None:
+        """Release workers; called once the run no longer needs them."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = ["Executor"]

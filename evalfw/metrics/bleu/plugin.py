@@ -1,0 +1,12 @@
+"""The built-in ``bleu`` metric, registered through the same hook as any metric plugin."""
+
+from __future__ import annotations
+
+from evalfw.metrics.base import Metric
+from evalfw.metrics.bleu.metric import Bleu
+from evalfw.plugin import hookimpl
+
+
+@hookimpl
+def evalfw_register_metrics() -> list[type[Metric]]:
+    return [Bleu]

@@ -1,0 +1,110 @@
+"""What every pluggable component is: a class with a name, a version and an options schema.
+
+A component's ``name`` is written once, on its class; the registry, CLI choices, schema enums,
+signatures and ``evalfw plugins`` all derive from it. ``version`` is bumped whenever the
+component's output could change, and ``options_schema`` (JSON Schema) describes the keyword
+options ``__init__`` accepts; defaults in it are filled in, so recorded options are complete.
+
+The contracts of each kind (tokenizer, counter, metric, reporter, ...) subclass
+:class:`Component` in the package of that concept; ``evalfw.host.kinds`` lists them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, Protocol
+
+from evalfw.plugin.options import resolve_options
+
+EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
+    {"type": "object", "properties": {}, "additionalProperties": False}
+)
+
+
+class Component(ABC):
+    """Base of every pluggable component.
+
+    Subclasses set ``name`` and may set ``version``, ``description`` and ``options_schema``.
+    Contract classes (one per kind) set ``kind`` (the one word for the kind: registry key,
+    config key, error messages) and ``plural`` (which names the hook
+    ``evalfw_register_<plural>``).
+    """
+
+    kind: ClassVar[str] = "component"
+    plural: ClassVar[str] = "components"
+    name: ClassVar[str]
+    version: ClassVar[str] = "1"
+    description: ClassVar[str] = ""
+    options_schema: ClassVar[Mapping[str, Any]] = EMPTY_OPTIONS
+
+    def __init__(self, **options: Any) -> None:
+        self.options: Mapping[str, Any] = MappingProxyType(
+            resolve_options(type(self), dict(options))
+        )
+
+    def option(self, key: str) -> Any:
+        return self.options[key]
+
+    def describe(self) -> str:
+        """``name@version`` plus options, as it appears in signatures."""
+        text = f"{self.name}@{self.version}"
+        if self.options:
+            inner = ",".join(f"{k}={_fmt(v)}" for k, v in sorted(self.options.items()))
+            text += f"[{inner}]"
+        return text
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.describe()}>"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return "(" + ",".join(_fmt(v) for v in value) + ")"
+    return str(value)
+
+
+def declares(component: object, capability: str) -> bool:
+    """Whether ``component``'s own class (not a base class of it) sets the capability flag
+    ``capability`` to True.
+
+    Fast paths are optional methods on the contracts (the joined-token lane, vectorized
+    rows, sacreBLEU's float32 resampling arithmetic), each guarded by a flag. A flag is
+    never inherited: a subclass may change what the plain methods compute, so it has to
+    declare again that its fast path still agrees with them. Any plugin class can opt in.
+    """
+    return vars(type(component)).get(capability) is True
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentChoice:
+    """A component chosen by name with options, as in a config."""
+
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Registry(Protocol):
+    """The components of one kind, as a plugin host holds them (see ``evalfw.host.registry``)."""
+
+    def names(self) -> list[str]: ...
+
+    def get(self, name: str) -> type[Component]: ...
+
+    def __contains__(self, name: object) -> bool: ...
+
+
+class Components(Protocol):
+    """What a component made of other components (a metric such as BLEU) may ask the plugin
+    host for: the registry of a kind, and an instance of a named component."""
+
+    def registry(self, kind: str) -> Registry: ...
+
+    def component(self, kind: str, name: str, options: Any = None) -> Any: ...
+
+
+__all__ = ["EMPTY_OPTIONS", "Component", "ComponentChoice", "Components", "Registry", "declares"]

@@ -1,0 +1,3 @@
+"""The evalfw version, in one place: records, signatures and ``--version`` read it here."""
+
+__version__ = "0.1.0"
