@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from evalfw.metrics.bleu.metric import Bleu
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.tokenizers.base import Tokenizer
@@ -59,6 +60,18 @@ def spec(**options: Any) -> BleuSpec:
     return resolve_spec(host(), options)
 
 
+def metric(**options: Any) -> Bleu:
+    """The BLEU metric with these options (the analyses take a metric)."""
+    return Bleu.create(options, host=host())
+
+
+def rows(metric: Bleu, stats: Any) -> Any:
+    """Statistics rows of ``metric`` from BLEU counts (one SegmentStats, or a dict of them)."""
+    if isinstance(stats, dict):
+        return {name: metric.rows(st) for name, st in stats.items()}
+    return metric.rows(stats)
+
+
 def random_stats(rng: np.random.Generator, n: int, order: int = 4, refs: int = 1,
                  mean_len: float = 20.0, quality: float = 0.6) -> SegmentStats:
     """Plausible per-segment statistics: matches <= totals, totals = max(0, len - k)."""
@@ -86,16 +99,22 @@ def to_sacrebleu_vectors(stats: SegmentStats, ref_len: np.ndarray, order: int = 
 # --------------------------------------------------------------- sacreBLEU oracle helpers
 
 
-def sacre_stats(metric: Any, hyps: list[str]) -> SegmentStats:
-    """sacreBLEU's own per-segment statistics of ``hyps`` (against its cached references)."""
-    return from_sacrebleu_vectors(metric._extract_corpus_statistics(hyps, None),
-                                  metric.max_ngram_order)
+def sacre_stats(metric: Any, hyps: list[str]) -> np.ndarray:
+    """sacreBLEU's own per-segment statistics of ``hyps`` (against its cached references):
+    [hyp_len, ref_len, matches..., totals...] per segment, which is also evalfw's BLEU
+    statistics row."""
+    return np.asarray(metric._extract_corpus_statistics(hyps, None), dtype=np.int64)
 
 
 def spec_for(metric: Any) -> BleuSpec:
     """The evalfw spec of a sacreBLEU ``BLEU`` object's options."""
     return spec(smoothing=metric.smooth_method, smooth_value=metric.smooth_value,
                 effective_order=metric.effective_order, max_order=metric.max_ngram_order)
+
+
+def metric_for(sacre: Any) -> Bleu:
+    """The evalfw BLEU metric of a sacreBLEU ``BLEU`` object's options."""
+    return Bleu(spec_for(sacre))
 
 
 def sacre_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind: str, n: int,
@@ -119,8 +138,9 @@ def check_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind
 
     sig_text, ref_results = sacre_paired(named, refs, kind, n, **bleu)
     metric = BLEU(references=refs, **bleu)
+    ours = metric_for(metric)
     stats = {name: sacre_stats(metric, hyps) for name, hyps in named}
-    outcome = sig.paired_analysis(stats, named[0][0], spec_for(metric),
+    outcome = sig.paired_analysis(stats, named[0][0], ours,
                                   "bootstrap" if kind == "bs" else "ar", n, mode="sacrebleu")
     base = ref_results[0]
     if kind == "bs":

@@ -6,10 +6,10 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evalfw.analysis import paired_analysis
-from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.cli.main import main
 from evalfw.errors import EvalfwError, RegressionDetected
 from evalfw.records.load import open_run
@@ -105,18 +105,17 @@ def test_p_values_equal_the_analysis_on_the_stored_statistics(tmp_path):
     result = compare_runs(run_a, run_b, host, metric="bleu", samples=500, seed=5)
     row = next(r for r in result.rows if r["system"] == "Strong")
 
-    def stats(stored) -> SegmentStats:
+    def stats(stored) -> np.ndarray:
         arrays = stored.segments()
         r = next(r for r in stored.record["results"] if (r["system"], r["metric"], r["level"])
                  == ("Strong", "bleu", "corpus"))
-        return SegmentStats.from_arrays({n: arrays[f"{r['segments']}.{n}"]
-                                         for n in ("hyp_len", "ref_lens", "matches", "totals")})
+        return arrays[r["segments"]]
 
-    from evalfw.metrics.bleu.spec import resolve_spec
+    from evalfw.metrics.bleu.metric import Bleu
 
     (want,) = paired_analysis({"A": stats(run_a), "B": stats(run_b)}, "A",
-                              resolve_spec(host, {"preset": "sacrebleu"}), "bootstrap", 500, 5
-                              ).comparisons
+                              Bleu.create({"preset": "sacrebleu"}, host=host), "bootstrap", 500,
+                              5).comparisons
     assert (row["p_value"], row["delta"], row["score_a"], row["score_b"]) == \
         (want.p_value, want.delta, want.baseline_score, want.score)
     assert row["score_b"] == next(r["score"] for r in run_b.record["results"]
@@ -151,8 +150,8 @@ def test_other_differences_refused(tmp_path, capsys):
     a = setup(tmp_path / "a")
     b = setup(tmp_path / "b", extra="    smoothing: method1", name="other.yaml")
     assert main(["compare", a, b]) == 2
-    assert "metric 'nltk' on test set 't' is defined differently (smoothing)" in \
-        capsys.readouterr().err
+    assert "metric 'nltk' on test set 't' is defined differently (smoothing method0@1 -> " \
+        "method1@1[epsilon=0.1])" in capsys.readouterr().err
     assert main(["compare", a, b, "--metric", "bleu"]) == 0  # the shared metric alone is fine
     capsys.readouterr()
     assert main(["compare", a, b, "--metric", "blue"]) == 2

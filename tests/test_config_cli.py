@@ -13,6 +13,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent / "configs"))
 from config_support import HERE, make_host  # noqa: E402
 
+from evalfw.metrics.bleu.options import OPTIONS_SCHEMA  # noqa: E402
 from evalfw.metrics.bleu.spec import OPTION_KEYS  # noqa: E402
 from evalfw.cli.main import main  # noqa: E402
 from evalfw.config import combined_schema, static_schema  # noqa: E402
@@ -67,11 +68,19 @@ def test_validate_error_is_one_line_with_status_2(cli_host, tmp_path, capsys) ->
         main(["--debug", "validate", str(bad)])
 
 
-def test_static_schema_is_valid_and_matches_engine_options() -> None:
+def test_static_schema_is_valid_and_bleu_options_match_the_engine() -> None:
     schema = static_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
-    metric_keys = set(schema["$defs"]["metric"]["properties"])
-    assert metric_keys == {"name", "level", *OPTION_KEYS}
+    assert set(schema["$defs"]["metric"]["properties"]) == {"name", "metric", "level"}
+    assert set(OPTIONS_SCHEMA["properties"]) == set(OPTION_KEYS)  # every key spec resolves
+
+
+def _metric_case(schema: dict, name: str) -> dict:
+    """The ``then`` part of the combined schema's case for metric ``name``."""
+    for case in schema["$defs"]["metric"]["allOf"]:
+        if name in json.dumps(case["if"]):
+            return case["then"]
+    raise AssertionError(f"no case for metric {name}")
 
 
 def test_combined_schema_is_valid_and_agrees_with_validation() -> None:
@@ -81,11 +90,13 @@ def test_combined_schema_is_valid_and_agrees_with_validation() -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     assert list(validator.iter_errors(yaml.safe_load(VALID))) == []
-    smoothing = schema["$defs"]["component_smoothing"]
-    assert "test-floorplus" in smoothing["anyOf"][0]["enum"]  # a third-party component
-    assert "sacrebleu" in schema["$defs"]["metric"]["properties"]["preset"]["enum"]
+    bleu = _metric_case(schema, "bleu")["properties"]
+    assert "test-floorplus" in bleu["smoothing"]["anyOf"][0]["enum"]  # a third-party component
+    assert "sacrebleu" in bleu["preset"]["enum"]
+    assert "bleu" in schema["$defs"]["metric"]["properties"]["metric"]["enum"]
     for old, new in [("name: add-k", "name: add-kk"), ("floor: 0.25", "floor: 0"),
                      ("floor: 0.25", "flor: 0.25"), ("tokenizer: 13a", "tokenizer: 13b"),
+                     ("max_order: 3", "max_ordr: 3"),
                      ("[table, json]", "[table, jsn]"), ("seed: 7", "sed: 7")]:
         data = yaml.safe_load(VALID.replace(old, new))
         assert list(validator.iter_errors(data)), (old, new)
@@ -96,7 +107,8 @@ def test_schema_command(cli_host, capsys) -> None:  # type: ignore[no-untyped-de
     schema = json.loads(capsys.readouterr().out)
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert "test-floorplus" in schema["$defs"]["component_smoothing"]["anyOf"][0]["enum"]
+    smoothing = _metric_case(schema, "bleu")["properties"]["smoothing"]
+    assert "test-floorplus" in smoothing["anyOf"][0]["enum"]
     assert main(["schema", "--static"]) == 0
     assert json.loads(capsys.readouterr().out) == static_schema()
 

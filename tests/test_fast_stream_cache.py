@@ -9,12 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evalfw.metrics.bleu.metric import Bleu
 from evalfw.runner import cache
 from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu import stream
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.metrics.bleu.stats import SegmentStats
-from evalfw.metrics.bleu.families.brevity import Closest
+from evalfw.metrics.bleu.families.brevity import Closest, Shortest
 from evalfw.metrics.bleu.counting.clipped import Clipped
 from evalfw.metrics.bleu.presets import SacreBleuPreset
 from evalfw.metrics.bleu.families.sacrebleu import Exp, SacreMean
@@ -98,41 +99,74 @@ def test_stream_files_equals_in_memory(tmp_path: Path) -> None:
 
 def test_cache_round_trip_and_damage(tmp_path: Path) -> None:
     hyps, refs = corpus(5, 50, 2)
-    sp = spec()
-    stats = engine.segment_stats(sp, hyps, engine.index_references(sp, refs))
+    metric = Bleu(spec())
+    stats = metric.segment_statistics(hyps, refs)
     store = cache.StatsCache(tmp_path)
-    key = cache.stats_key(sp, "h" * 64, ["r" * 64, "s" * 64])
-    assert store.load(key) is None
+    key = cache.stats_key(metric, "h" * 64, ["r" * 64, "s" * 64])
+    assert store.load(key, metric) is None
     calls = []
-    got = store.get_or_compute(key, lambda: calls.append(1) or stats)
-    again = store.get_or_compute(key, lambda: calls.append(1) or stats)
-    same(got, stats)
-    same(again, stats)
+    got = store.get_or_compute(key, metric, lambda: calls.append(1) or stats)
+    again = store.get_or_compute(key, metric, lambda: calls.append(1) or stats)
+    assert np.array_equal(got, stats) and np.array_equal(again, stats)
     assert calls == [1] and (store.hits, store.misses) == (1, 1)
     store.path(key).write_bytes(b"not a zip")
-    assert store.load(key) is None
+    assert store.load(key, metric) is None
     assert not list(tmp_path.rglob("*.tmp"))
+    assert len(store.problems) == 1 and "unreadable" in store.problems[0]
+
+
+def test_a_tampered_cache_entry_is_a_miss(tmp_path: Path) -> None:
+    """Matches set to totals with the old checksum, or with a recomputed checksum but
+    impossible counts: neither is ever used."""
+    hyps, refs = corpus(6, 30, 1)
+    metric = Bleu(spec())
+    stats = metric.segment_statistics(hyps, refs)
+    store = cache.StatsCache(tmp_path)
+    key = cache.stats_key(metric, "h" * 64, ["r" * 64])
+    assert store.store(key, stats)
+    forged = stats.copy()
+    forged[:, 2:6] = forged[:, 6:10]  # every n-gram matches: a perfect score
+    with np.load(store.path(key)) as data:
+        old_sum = str(data["sha256"])
+    np.savez(store.path(key), statistics=forged, sha256=np.array(old_sum))
+    assert store.load(key, metric) is None
+    impossible = stats.copy()
+    impossible[:, 2] = impossible[:, 6] + 1  # more matches than n-grams
+    np.savez(store.path(key), statistics=impossible,
+             sha256=np.array(cache.checksum(impossible)))
+    assert store.load(key, metric) is None
+    assert any("checksum" in p for p in store.problems)
+    assert any("more matches than n-grams" in p for p in store.problems)
+
+
+def test_an_unwritable_cache_does_not_fail(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    store = cache.StatsCache(tmp_path / "file" / "cache")  # a file where a directory must be
+    metric = Bleu(spec())
+    stats = metric.segment_statistics(*corpus(7, 5, 1))
+    assert store.store("ab" * 32, stats) is False
+    assert store.get_or_compute("ab" * 32, metric, lambda: stats) is stats
+    assert len(store.problems) == 1 and "cannot write" in store.problems[0]
 
 
 def test_cache_key_covers_every_input() -> None:
-    base = cache.stats_key(spec(), "h", ["r"])
+    def key(hyp: str = "h", refs: tuple[str, ...] = ("r",), **options) -> str:
+        return cache.stats_key(Bleu(spec(**options)), hyp, list(refs))
+
+    base = key()
     variants = [
-        cache.stats_key(spec(), "h2", ["r"]),
-        cache.stats_key(spec(), "h", ["r2"]),
-        cache.stats_key(spec(), "h", ["r", "r"]),
-        cache.stats_key(spec(tokenizer=Split(lower=True)), "h", ["r"]),
-        cache.stats_key(spec(counter=Clipped(total_floor=1)), "h", ["r"]),
-        cache.stats_key(spec(max_order=3), "h", ["r"]),
-        cache.stats_key(spec(lowercase=True), "h", ["r"]),
+        key("h2"), key(refs=("r2",)), key(refs=("r", "r")),
+        key(tokenizer=Split(lower=True)), key(counter=Clipped(total_floor=1)),
+        key(max_order=3), key(lowercase=True), key(brevity_penalty=Shortest()),
     ]
     assert len({base, *variants}) == len(variants) + 1
     # scoring choices after counting share the entry
-    assert cache.stats_key(spec(mean=SacreMean(effective_order=True)), "h", ["r"]) == base
+    assert key(mean=SacreMean(effective_order=True)) == base
 
     class Split2(Split):
         version = "2"
 
-    assert cache.stats_key(spec(tokenizer=Split2()), "h", ["r"]) != base
+    assert key(tokenizer=Split2()) != base
 
 
 def test_default_dir_honours_environment(monkeypatch, tmp_path: Path) -> None:

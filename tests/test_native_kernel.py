@@ -314,12 +314,13 @@ def test_a_record_counted_by_the_kernel_verifies_with_numpy(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("EVALFW_NATIVE", "1")
     stored = run_experiment(str(tmp_path / "configs" / "wmt.yaml"), cache=False)
-    assert "compiled kernel" in stored.record["environment"]["counting"]
+    assert "compiled kernel" in stored.record["environment"]["implementations"]["bleu"]
     monkeypatch.setenv("EVALFW_NATIVE", "0")
     verdict = verify(str(stored.path))
     assert verdict.ok, verdict.problems
     assert verdict.compared == 15
-    assert any("counting compiled kernel" in n and "numpy" in n for n in verdict.notes)
+    assert any("code computing bleu: compiled kernel" in n and "numpy" in n
+               for n in verdict.notes), verdict.notes
 
 
 @needs_kernel

@@ -97,8 +97,8 @@ def test_selected_in_a_config_and_named_in_the_record(installed, tmp_path):
                       "version": installed}
     assert record["environment"]["packages"][DIST] == installed
     (spec,) = record["specs"]
-    assert spec["components"]["smoothing"] == {"name": "floor-plus", "version": "1",
-                                               "floor": 0.2, "decay": 1}
+    assert spec["definition"]["options"]["smoothing"] == {
+        "name": "floor-plus", "version": "1", "floor": 0.2, "decay": 1}
     assert "smooth:floor-plus@1[decay=1,floor=0.2]" in spec["signature"]
     assert spec["sacrebleu_signature"] is None  # sacreBLEU cannot express this smoothing
     # with decay 1 the plugin is sacreBLEU's floor: the sentence scores must agree exactly

@@ -37,7 +37,7 @@ def test_record_schema_rejects_damaged_records(workdir):
         (lambda r: r.pop("inputs"), "'inputs' is a required property"),
         (lambda r: r["results"][0].update(score="42"), "record.results[0].score"),
         (lambda r: r["inputs"][0].update(sha256="abc"), "record.inputs[0].sha256"),
-        (lambda r: r["results"][0].pop("bp"), "'bp' is a required property"),
+        (lambda r: r["specs"][0].pop("definition"), "'definition' is a required property"),
         (lambda r: r["environment"].update(env={"HOME": "/root"}), "Additional properties"),
     ]:
         bad = copy.deepcopy(record)
@@ -45,7 +45,7 @@ def test_record_schema_rejects_damaged_records(workdir):
         with pytest.raises(RecordError, match="record") as info:
             validate_record(bad)
         assert where in str(info.value)
-    newer = dict(record, schema_version=2)
+    newer = dict(record, schema_version=3)
     with pytest.raises(RecordError, match="newer than this evalfw"):
         validate_record(newer)
 
@@ -252,7 +252,7 @@ def test_verify_fails_naming_the_changed_input_and_moved_scores(workdir, capsys)
     assert "input system configs/sample/en-de/sys/Medium.txt of test set 'en-de' changed" in out
     moved = [line for line in out.splitlines() if "en-de / Medium / sacrebleu (corpus)" in line]
     assert moved and "score 43.97749012167831 -> " in moved[0]
-    assert "per-segment matches differ in 1 segment(s), first at segment 1" in out
+    assert "per-segment statistics differ in 1 segment(s), first at segment 1" in out
     assert "Strong" not in out  # untouched systems are not blamed
     assert err.startswith("evalfw: error: ") and err.count("\n") == 1
 

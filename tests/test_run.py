@@ -65,8 +65,10 @@ def test_sample_scores_equal_sacrebleu_and_record_is_complete(workdir):
     oracle = sacrebleu.BLEU()
     oracle.corpus_score(sample_lines("sys/Strong.txt"), refs)
     assert spec["sacrebleu_signature"] == oracle.get_signature().format()
-    assert spec["components"]["tokenizer"]["name"] == "13a"  # the test set's tokenizer
-    assert {"version"} <= set(spec["components"]["smoothing"])
+    components = spec["definition"]["options"]  # BLEU's definition: its components
+    assert spec["definition"]["name"] == "bleu" and spec["definition"]["version"]
+    assert components["tokenizer"]["name"] == "13a"  # the test set's tokenizer
+    assert {"version"} <= set(components["smoothing"])
     # every input is recorded with hash, lines and bytes, paths relative as written
     inputs = {i["path"]: i for i in record["inputs"]}
     assert inputs["configs/sample/en-de/ref.A.txt"]["lines"] == 40
@@ -96,7 +98,7 @@ def test_overrides_are_applied_and_recorded(workdir):
     assert [o["set"] for o in record["command"]["overrides"]] == ["metrics[0].max_order=2",
                                                                   "seed=7"]
     spec = next(s for s in record["specs"] if s["metric"] == "sacrebleu")
-    assert spec["components"]["max_order"] == 2
+    assert spec["definition"]["options"]["max_order"] == 2
     row = next(r for r in record["results"] if r["metric"] == "sacrebleu")
     assert len(row["precisions"]) == 2
 
@@ -225,7 +227,7 @@ def test_rerun_reuses_cached_statistics_and_verify_recomputes(workdir, monkeypat
     assert numbers(first) == numbers(second)
     # verify must prove the numbers again, never read them back from the cache
     monkeypatch.setattr("evalfw.runner.cache.StatsCache.load",
-                        lambda *a: (_ for _ in ()).throw(AssertionError("cache used")))
+                        lambda *a, **k: (_ for _ in ()).throw(AssertionError("cache used")))
     assert verify(f"runs/wmt/{second['version']}").ok
     monkeypatch.setenv("EVALFW_NO_CACHE", "1")
     assert numbers(evalfw.run("configs/wmt.yaml")) == numbers(first)

@@ -11,14 +11,12 @@ import numpy as np
 import pytest
 
 from evalfw.analysis import bucketed_analysis, holm, paired_analysis
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.cli.main import main
 from evalfw.errors import ConfigError
 from evalfw.records.document import validate_record
 from evalfw.records.load import load_segments
 from evalfw.runner.verify import verify
-from evalfw.runner.evaluate import resolve_specs
+from evalfw.runner.evaluate import build_metrics
 from tests.run_support import REPO, run, workdir, write_config  # noqa: F401  (fixture)
 
 SAMPLE = REPO / "configs" / "sample" / "en-de"
@@ -69,15 +67,11 @@ def config(workdir: Path, block: str = BLOCK, seed: int = 7, name: str = "sig.ya
     return f"configs/{name}"
 
 
-def cell(outcome, test_set: str, metric: str) -> dict[str, SegmentStats]:
+def cell(outcome, test_set: str, metric: str) -> dict[str, np.ndarray]:
+    """System -> the stored statistics rows of ``metric`` on ``test_set``."""
     arrays = load_segments(outcome.path, outcome.record)
-    out = {}
-    for r in outcome.record["results"]:
-        if (r["test_set"], r["metric"], r["level"]) == (test_set, metric, "corpus"):
-            out[r["system"]] = SegmentStats.from_arrays(
-                {n: arrays[f"{r['segments']}.{n}"] for n in ("hyp_len", "ref_lens", "matches",
-                                                              "totals")})
-    return out
+    return {r["system"]: arrays[r["segments"]] for r in outcome.record["results"]
+            if (r["test_set"], r["metric"], r["level"]) == (test_set, metric, "corpus")}
 
 
 @pytest.fixture
@@ -115,16 +109,17 @@ def test_numbers_equal_the_analysis_api_on_the_stored_statistics(outcome):
 
         cfg, host = load_config("configs/sig.yaml")
         ts = next(t for t in cfg.test_sets if t.name == table["test_set"])
-        spec = resolve_specs(cfg, host, ts)[table["metric"]]
-        bs = paired_analysis(stats, "Medium", spec, "bootstrap", 300, 7, "default", 0.95)
-        ar = paired_analysis(stats, "Medium", spec, "ar", 640, 7, "default", 0.95)
+        metric = build_metrics(cfg, host, ts)[table["metric"]]
+        bs = paired_analysis(stats, "Medium", metric, "bootstrap", 300, 7, "default", 0.95)
+        ar = paired_analysis(stats, "Medium", metric, "ar", 640, 7, "default", 0.95)
         assert table["intervals"] == [i.to_json() for i in bs.intervals]
         got = [{k: v for k, v in c.items() if k != "p_adjusted"} for c in table["comparisons"]]
         want = [{k: v for k, v in c.to_json().items() if k != "p_adjusted"}
                 for c in (*bs.comparisons, *ar.comparisons)]
         assert got == want
-        buckets = bucketed_analysis(stats, "Medium", spec, host.component(
-            "bucketer", "ref-length", {"edges": [8, 12]}), "bootstrap", 300, 7)
+        buckets = bucketed_analysis(stats, "Medium", metric, host.component(
+            "bucketer", "ref-length", {"edges": [8, 12]}), metric.lengths(stats["Medium"]),
+            "bootstrap", 300, 7)
         got_b = [{**b, "comparisons": [{k: v for k, v in c.items() if k != "p_adjusted"}
                                        for c in b["comparisons"]]}
                  for b in table["buckets"]["results"]]
@@ -196,9 +191,8 @@ def test_drilldown_keeps_the_worst_segments_with_their_texts(outcome):
     from evalfw.config import load_config
 
     cfg, host = load_config("configs/sig.yaml")
-    spec = resolve_specs(cfg, host, cfg.test_sets[0])["sacrebleu"]
-    delta = engine.sentence_score_values(spec, stats["Weak"]) - \
-        engine.sentence_score_values(spec, stats["Medium"])
+    metric = build_metrics(cfg, host, cfg.test_sets[0])["sacrebleu"]
+    delta = metric.sentence_scores(stats["Weak"]) - metric.sentence_scores(stats["Medium"])
     assert deltas == np.sort(delta)[:len(deltas)].tolist()
     for seg in weak["segments"]:
         i = seg["segment"] - 1

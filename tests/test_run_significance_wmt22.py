@@ -106,15 +106,15 @@ MEMORY_SCRIPT = textwrap.dedent("""
     import significance_support as sup
     from evalfw.runner.analyse import Plan, Settings, analyse_table
     rng = np.random.default_rng(5)
-    stats = {{f"sys{{i}}": sup.random_stats(rng, 2037, refs=2, quality=0.3 + 0.03 * i)
+    metric = sup.metric()
+    stats = {{f"sys{{i}}": metric.rows(sup.random_stats(rng, 2037, refs=2, quality=0.3 + 0.03 * i))
               for i in range(13)}}
-    spec = sup.spec()
     host = sup.host()
     plan = Plan(Settings(baseline="sys0", samples=1000), ["bleu"],
                 host.component("bucketer", "ref-length", {{}}), 12345)
     before = peak_rss_kb()
     tracemalloc.start()
-    table = analyse_table(plan, spec, stats, "t", "bleu")
+    table = analyse_table(plan, metric, stats, "t", "bleu")
     peak = tracemalloc.get_traced_memory()[1]
     after = peak_rss_kb()
     print(json.dumps({{"peak": peak, "rss_kb": after, "rss_growth_kb": after - before,

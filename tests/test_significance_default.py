@@ -59,10 +59,11 @@ def test_block_draws_equal_one_draw(monkeypatch, segments):
 def test_batch_scores_equal_score_counts(options):
     """Every resample's score equals engine.corpus_score of the resampled corpus, bit for bit
     (the fast path where it applies, and the general path, on the same rows)."""
-    spec = sup.spec(**options)
+    metric = sup.metric(**options)
+    spec = metric.spec
     stats = _systems(len(str(options)), 1, 60)["sys0"]
-    named = [("s", rs.columns(spec, stats))]
-    matrix = dm.bootstrap_matrix(spec, named, 40, np.random.default_rng(4))
+    named = [("s", rs.columns(metric, metric.rows(stats)))]
+    matrix = dm.bootstrap_matrix(metric, named, 40, np.random.default_rng(4))
     idx = np.random.default_rng(4).choice(60, size=(40, 60), replace=True)
     expected = [float(engine.corpus_score(spec, stats.select(row)).score) for row in idx]
     assert matrix[:, 0].tolist() == expected
@@ -90,10 +91,12 @@ def test_fast_path_on_random_counts():
 
 
 def test_ar_matches_explicit_shuffles():
-    spec = sup.spec(preset="nltk", smoothing="method5")
+    metric = sup.metric(preset="nltk", smoothing="method5")
+    spec = metric.spec
     systems = _systems(3, 2, 50)
     base, other = systems["sys0"], systems["sys1"]
-    out = paired_analysis(systems, "sys0", spec, "ar", 30, seed=8).comparisons[0]
+    out = paired_analysis(sup.rows(metric, systems), "sys0", metric, "ar", 30,
+                          seed=8).comparisons[0]
     masks = np.random.default_rng(8).integers(2, size=(30, 50), dtype=bool)
     observed = abs(engine.corpus_score(spec, other).score - engine.corpus_score(spec, base).score)
     count = 0
@@ -108,31 +111,31 @@ def test_ar_matches_explicit_shuffles():
 
 
 def test_deterministic_for_a_seed():
-    systems = _systems(5, 4, 300, step=0.004)
-    spec = sup.spec()
+    metric = sup.metric()
+    systems = sup.rows(metric, _systems(5, 4, 300, step=0.004))
     for method in ("bootstrap", "ar"):
-        a = paired_analysis(systems, "sys0", spec, method, 200, seed=42)
-        b = paired_analysis(systems, "sys0", spec, method, 200, seed=42)
-        c = paired_analysis(systems, "sys0", spec, method, 200, seed=43)
+        a = paired_analysis(systems, "sys0", metric, method, 200, seed=42)
+        b = paired_analysis(systems, "sys0", metric, method, 200, seed=42)
+        c = paired_analysis(systems, "sys0", metric, method, 200, seed=43)
         assert a == b and a.to_json() == b.to_json()
         p_a = [x.p_value for x in a.comparisons]
         assert min(p_a) > 0.01 and p_a != [x.p_value for x in c.comparisons]
-    fresh = paired_analysis(systems, "sys0", spec, "bootstrap", 100, seed="none")
-    again = paired_analysis(systems, "sys0", spec, "bootstrap", 100, seed=fresh.seed)
+    fresh = paired_analysis(systems, "sys0", metric, "bootstrap", 100, seed="none")
+    again = paired_analysis(systems, "sys0", metric, "bootstrap", 100, seed=fresh.seed)
     assert fresh == again  # the drawn seed is recorded and reproduces the run
-    assert paired_analysis(systems, "sys0", spec, n=100).seed == 12345
+    assert paired_analysis(systems, "sys0", metric, n=100).seed == 12345
 
 
 def test_memory_bound_13_systems():
     """13 systems x 2037 segments x 1000 resamples: peak traced memory well under 300 MB."""
-    systems = _systems(7, 13, 2037, order=4, refs=1)
-    spec = sup.spec()
+    metric = sup.metric()
+    systems = sup.rows(metric, _systems(7, 13, 2037, order=4, refs=1))
     tracemalloc.start()
     try:
-        outcome = paired_analysis(systems, "sys0", spec, "bootstrap", 1000, seed=1)
+        outcome = paired_analysis(systems, "sys0", metric, "bootstrap", 1000, seed=1)
         peak_bs = tracemalloc.get_traced_memory()[1]
         tracemalloc.reset_peak()
-        paired_analysis(systems, "sys0", spec, "ar", 1000, seed=1)
+        paired_analysis(systems, "sys0", metric, "ar", 1000, seed=1)
         peak_ar = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -141,48 +144,49 @@ def test_memory_bound_13_systems():
 
 
 def test_intervals_contain_the_score():
-    systems = _systems(9, 5, 800, order=4, refs=1)
-    spec = sup.spec()
-    outcome = paired_analysis(systems, "sys0", spec, "bootstrap", 500, seed=3)
+    metric = sup.metric()
+    systems = sup.rows(metric, _systems(9, 5, 800, order=4, refs=1))
+    outcome = paired_analysis(systems, "sys0", metric, "bootstrap", 500, seed=3)
     for ci in outcome.intervals:
         assert ci.lower <= ci.score <= ci.upper and ci.lower <= ci.mean <= ci.upper
         assert ci.ci == (ci.upper - ci.lower) / 2 and ci.level == 0.95 and ci.n == 500
     for c in outcome.comparisons:
         assert c.delta_lower <= c.delta <= c.delta_upper and c.delta == c.score - c.baseline_score
-    one = confidence_interval(systems["sys2"], spec, 500, seed=3, level=0.9)
+    one = confidence_interval(systems["sys2"], metric, 500, seed=3, level=0.9)
     assert one.lower <= one.score <= one.upper
     assert one.upper - one.lower < outcome.intervals[2].upper - outcome.intervals[2].lower
 
 
 def test_same_system_is_not_significant():
-    systems = _systems(4, 1, 200)
+    metric = sup.metric()
+    systems = sup.rows(metric, _systems(4, 1, 200))
     systems["copy"] = systems["sys0"]
-    spec = sup.spec()
     for method in ("bootstrap", "ar"):
-        (res,) = paired_test(systems, "sys0", spec, method, 100, seed=2)
+        (res,) = paired_test(systems, "sys0", metric, method, 100, seed=2)
         assert res.p_value == 1.0 and res.delta == 0.0 and not res.significant()
 
 
 def test_clearly_different_systems_are_significant():
     rng = np.random.default_rng(0)
-    systems = {"weak": sup.random_stats(rng, 500, quality=0.3),
-               "strong": sup.random_stats(rng, 500, quality=0.7)}
+    metric = sup.metric()
+    systems = sup.rows(metric, {"weak": sup.random_stats(rng, 500, quality=0.3),
+                                "strong": sup.random_stats(rng, 500, quality=0.7)})
     for method in ("bootstrap", "ar"):
-        (res,) = paired_test(systems, "weak", sup.spec(), method, 200, seed=2)
+        (res,) = paired_test(systems, "weak", metric, method, 200, seed=2)
         assert res.p_value == 1 / 201 and res.significant()
         assert res.wins is None or res.wins == 1.0
 
 
 def test_all_pairs_shares_the_stream():
-    systems = _systems(6, 4, 150)
-    spec = sup.spec()
-    pairs = all_pairs(systems, spec, "bootstrap", 100, seed=5)
+    metric = sup.metric()
+    systems = sup.rows(metric, _systems(6, 4, 150))
+    pairs = all_pairs(systems, metric, "bootstrap", 100, seed=5)
     assert [(c.baseline, c.system) for c in pairs.comparisons] == [
         ("sys0", "sys1"), ("sys0", "sys2"), ("sys0", "sys3"), ("sys1", "sys2"),
         ("sys1", "sys3"), ("sys2", "sys3")]
-    vs_first = paired_analysis(systems, "sys0", spec, "bootstrap", 100, seed=5).comparisons
+    vs_first = paired_analysis(systems, "sys0", metric, "bootstrap", 100, seed=5).comparisons
     assert list(pairs.comparisons[:3]) == list(vs_first)
-    ar = all_pairs(systems, spec, "ar", 50, seed=5)
+    ar = all_pairs(systems, metric, "ar", 50, seed=5)
     assert len(ar.comparisons) == 6 and all(0 < c.p_value <= 1 for c in ar.comparisons)
 
 
@@ -199,9 +203,10 @@ def test_holm_hand_made():
 
 
 def test_json_and_progress():
-    systems = _systems(8, 3, 100)
+    metric = sup.metric()
+    systems = sup.rows(metric, _systems(8, 3, 100))
     seen: list[tuple[int, int]] = []
-    outcome = paired_analysis(systems, "sys1", sup.spec(), "bootstrap", 70, seed=1,
+    outcome = paired_analysis(systems, "sys1", metric, "bootstrap", 70, seed=1,
                               progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (70, 70)
     data = json.loads(json.dumps(outcome.to_json()))
@@ -210,16 +215,16 @@ def test_json_and_progress():
 
 
 def test_user_errors():
-    systems = _systems(8, 2, 40)
-    spec = sup.spec()
+    metric = sup.metric()
+    systems = sup.rows(metric, _systems(8, 2, 40))
     with pytest.raises(ConfigError, match="'sys' is not among the systems .did you mean"):
-        paired_test(systems, "sys", spec)
+        paired_test(systems, "sys", metric)
     with pytest.raises(ConfigError, match="choose one of: bootstrap, ar"):
-        paired_test(systems, "sys0", spec, method="permutation")
+        paired_test(systems, "sys0", metric, method="permutation")
     with pytest.raises(ConfigError, match="mode 'exact' is unknown"):
-        paired_test(systems, "sys0", spec, mode="exact")
+        paired_test(systems, "sys0", metric, mode="exact")
     with pytest.raises(ConfigError, match="seed"):
-        paired_test(systems, "sys0", spec, seed="abc")
-    systems["short"] = systems["sys1"].select(np.arange(30))
+        paired_test(systems, "sys0", metric, seed="abc")
+    systems["short"] = systems["sys1"][:30]
     with pytest.raises(InputError, match="same segments"):
-        paired_test(systems, "sys0", spec, n=10)
+        paired_test(systems, "sys0", metric, n=10)

@@ -22,10 +22,12 @@ from evalfw.errors import ConfigError  # noqa: E402
 @pytest.mark.parametrize("options", [{"effective_order": True}, {"smoothing": "floor"},
                                      {"preset": "nltk", "smoothing": "method4"}])
 def test_rows_csv_jsonl_round_trip(tmp_path, options):
-    spec = sup.spec(**options)
+    metric = sup.metric(**options)
+    spec = metric.spec
     stats = sup.random_stats(np.random.default_rng(1), 25, order=5, refs=2)
     expected = engine.sentence_scores(spec, stats)
-    rows = list(export.sentence_rows(spec, stats, test_set="wmt22:en-de", system="sysA"))
+    rows = list(export.sentence_rows(metric, metric.rows(stats), test_set="wmt22:en-de",
+                                     system="sysA"))
     assert [r["segment"] for r in rows] == list(range(1, 26))
     assert [r["score"] for r in rows] == [s.score for s in expected]
     assert [r["ref_len"] for r in rows] == engine.chosen_ref_len(spec, stats).tolist()

@@ -64,8 +64,8 @@ def test_wmt22_full_size_against_reference_notes(wmt22):
     metric = BLEU(references=refs)
     names = ["Online-B", "Online-A", "JDExploreAcademy", "PROMT"]
     stats = {name: sacre_stats(metric, hyps[name]) for name in names}
-    spec = sup.spec()
-    bs = sig.paired_analysis(stats, "Online-B", spec, "bootstrap", 1000, seed="12345",
+    ours = sup.metric()
+    bs = sig.paired_analysis(stats, "Online-B", ours, "bootstrap", 1000, seed="12345",
                              mode="sacrebleu")
     assert (bs.baseline.score, bs.baseline.mean, bs.baseline.ci) == \
         (38.36852355513645, 38.36984711706432, 0.962602070354734)
@@ -76,7 +76,7 @@ def test_wmt22_full_size_against_reference_notes(wmt22):
     assert (promt.score, promt.p_value) == (36.116654522316075, 0.000999000999000999)
     assert st.comparison_cell(online_a, 1) == "36.5 (36.5 ± 0.9)\n(p = 0.0010)*"
     assert st.comparison_cell(jd, 1, multiline=False).endswith(" (p = 0.0310)*")
-    ar = sig.paired_analysis(stats, "Online-B", spec, "ar", 10000, seed="12345", mode="sacrebleu")
+    ar = sig.paired_analysis(stats, "Online-B", ours, "ar", 10000, seed="12345", mode="sacrebleu")
     assert [c.p_value for c in ar.comparisons] == \
         [9.999000099990002e-05, 0.05019498050194981, 9.999000099990002e-05]
     assert st.p_value_text(ar.comparisons[1].p_value) == "(p = 0.0502)"
@@ -92,7 +92,7 @@ def test_confidence_against_reference_notes():
         (["A"], 4, "33.2854 (μ = 33.2763 ± 0.8840)"), (["A", "B"], 1, "50.2 (μ = 50.1 ± 0.9)"),
     ):
         metric = BLEU(references=[_lines(de_en / f"ref.{r}.txt") for r in refs])
-        res = sig.confidence_interval(sacre_stats(metric, hyps), sup.spec(), 1000, seed="12345",
+        res = sig.confidence_interval(sacre_stats(metric, hyps), sup.metric(), 1000, seed="12345",
                                       mode="sacrebleu")
         assert st.confidence_text(res.score, res, width) == text
 
@@ -103,9 +103,9 @@ def test_end_to_end_through_evalfw_engine(wmt22):
 
     refs, hyps = wmt22
     names = ["Online-B", "PROMT", "Online-W"]
-    spec = sup.spec()
-    stats = {n: compute_stats(hyps[n], refs, spec) for n in names}
+    metric = sup.metric()
+    stats = {n: metric.rows(compute_stats(hyps[n], refs, metric.spec)) for n in names}
     _, theirs = sacre_paired([(n, hyps[n]) for n in names], refs, "bs", 100)
-    ours = sig.paired_test(stats, "Online-B", spec, "bootstrap", 100, mode="sacrebleu")
+    ours = sig.paired_test(stats, "Online-B", metric, "bootstrap", 100, mode="sacrebleu")
     assert [c.p_value for c in ours] == [t.p_value for t in theirs[1:]]
     assert [(c.mean, c.ci) for c in ours] == [(t.mean, t.ci) for t in theirs[1:]]

@@ -13,8 +13,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import significance_support as sup  # noqa: E402
-from significance_support import check_paired, sacre_paired, sacre_stats, spec_for  # noqa: E402
+from significance_support import check_paired, sacre_paired, sacre_stats  # noqa: E402
 
+from evalfw.analysis import resampling as rs  # noqa: E402
 from evalfw.analysis import sacrebleu_mode as sm  # noqa: E402
 from evalfw.cli import sacrebleu_text as st  # noqa: E402
 from evalfw.analysis import significance as sig  # noqa: E402
@@ -50,7 +51,8 @@ def test_random_corpora_all_options():
         metric = BLEU(references=refs, **bleu)
         stats = sacre_stats(metric, systems[0])
         n = rnd.randint(2, 80)
-        ours = sig.confidence_interval(stats, spec_for(metric), n, seed="12345", mode="sacrebleu")
+        ours = sig.confidence_interval(stats, sup.metric_for(metric), n, seed="12345",
+                                       mode="sacrebleu")
         theirs = metric.corpus_score(systems[0], None, n_bootstrap=n)
         assert (ours.score, ours.mean, ours.ci) == (theirs.score, theirs._mean, theirs._ci)
         cases += 1
@@ -71,8 +73,9 @@ def test_float32_sums_beyond_2_24(monkeypatch):
         assert np.asarray(vectors)[:, 0].sum() > 2 ** 24
         seed, scores = _bootstrap_resample(vectors, BLEU(), 40)
         mean, ci = estimate_ci(np.array([x.score for x in scores]))
-        ours = sm.confidence(sup.spec(), sig._named(sup.spec(), {
-            "x": sup.from_sacrebleu_vectors(vectors)})[0][1], 40, paired=True)
+        bleu = sup.metric()
+        ours = sm.confidence(bleu, rs.columns(bleu, np.asarray(vectors, dtype=np.int64)), 40,
+                             paired=True)
         assert (ours.mean, ours.ci) == (mean, ci)
         assert seed == "7"
 
@@ -89,7 +92,7 @@ def test_seed_semantics(monkeypatch):
     metric = BLEU(references=refs)
     sig_text, theirs = sacre_paired([("a", systems[0]), ("b", systems[1])], refs, "bs", 50)
     both = {"a": sacre_stats(metric, systems[0]), "b": sacre_stats(metric, systems[1])}
-    out = sig.paired_analysis(both, "a", sup.spec(), "bootstrap", 50, mode="sacrebleu")
+    out = sig.paired_analysis(both, "a", sup.metric(), "bootstrap", 50, mode="sacrebleu")
     # seed 0: the baseline bootstrap is seeded with 0, the comparisons are unseeded
     assert (out.baseline.mean, out.baseline.ci) == (theirs[0].mean, theirs[0].ci)
     assert out.comparisons[0].seed is None and "seed:0" in sig_text
@@ -109,13 +112,14 @@ def test_signature_fields():
     refs, systems = _random_corpus(random.Random(9), 1)
     metric = BLEU(references=refs)
     metric.corpus_score(systems[0], None, n_bootstrap=20)
-    res = sig.confidence_interval(sacre_stats(metric, systems[0]), sup.spec(), 20,
+    res = sig.confidence_interval(sacre_stats(metric, systems[0]), sup.metric(), 20,
                                   mode="sacrebleu")
     plain = BLEU(references=refs).get_signature().format()
     assert st.confidence_signature(plain, res, "12345") == metric.get_signature().format()
 
 
 def test_requires_sacrebleu_family():
-    stats = sup.random_stats(np.random.default_rng(0), 30)
+    nltk = sup.metric(preset="nltk")
+    stats = nltk.rows(sup.random_stats(np.random.default_rng(0), 30))
     with pytest.raises(sig.ConfigError, match="mode 'default'"):
-        sig.confidence_interval(stats, sup.spec(preset="nltk"), 10, mode="sacrebleu")
+        sig.confidence_interval(stats, nltk, 10, mode="sacrebleu")

@@ -17,7 +17,7 @@ from evalfw.plugin import hookimpl
 if TYPE_CHECKING:
     import numpy as np
 
-    from evalfw.metrics.bleu.stats import SegmentStats
+    from evalfw.metrics.base import SegmentLengths
 
 _EDGES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -49,32 +49,32 @@ class _LengthBucketer(Bucketer):
             raise ConfigError(f"bucketer '{self.name}': edges must increase strictly, got {edges}; "
                               "write them in ascending order without repeats, e.g. [10, 20, 30]")
 
-    def lengths(self, stats: SegmentStats, ref_len: np.ndarray) -> np.ndarray:
+    def lengths(self, lengths: SegmentLengths) -> np.ndarray:
         raise NotImplementedError
 
-    def assign(self, stats: SegmentStats, ref_len: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    def assign(self, lengths: SegmentLengths) -> tuple[np.ndarray, list[str]]:
         import numpy as np  # at use: registering the plugin must not import numpy
 
         edges = np.asarray(self.options["edges"], dtype=np.int64)
-        values = np.asarray(self.lengths(stats, ref_len), dtype=np.int64)
+        values = np.asarray(self.lengths(lengths), dtype=np.int64)
         index = np.searchsorted(edges, values, side="right")
         return np.where(values < 0, -1, index), edge_labels(list(self.options["edges"]))
 
 
 class RefLength(_LengthBucketer):
     name = "ref-length"
-    description = "bucket segments by the chosen reference length (tokens)"
+    description = "bucket segments by the reference length (the metric's tokens)"
 
-    def lengths(self, stats: SegmentStats, ref_len: np.ndarray) -> np.ndarray:
-        return ref_len
+    def lengths(self, lengths: SegmentLengths) -> np.ndarray:
+        return lengths.reference
 
 
 class HypLength(_LengthBucketer):
     name = "hyp-length"
-    description = "bucket segments by hypothesis length (tokens)"
+    description = "bucket segments by hypothesis length (the metric's tokens)"
 
-    def lengths(self, stats: SegmentStats, ref_len: np.ndarray) -> np.ndarray:
-        return stats.hyp_len
+    def lengths(self, lengths: SegmentLengths) -> np.ndarray:
+        return lengths.hypothesis
 
 
 @hookimpl

@@ -1,7 +1,8 @@
 """The bucketer contract: assign every segment to a bucket for bucketed analysis.
 
-A bucketer sees the segment lengths the analysed metric reports (tokens for BLEU) and returns
-one bucket index per segment plus the bucket labels. Built-ins: :mod:`evalfw.analysis.bucketers`.
+A bucketer sees the segment lengths the analysed metric reports (tokens for BLEU; whitespace
+words of the texts for a metric that reports none) and returns one bucket index per segment
+plus the bucket labels. Built-ins: :mod:`evalfw.analysis.bucketers`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from evalfw.plugin.component import Component
 if TYPE_CHECKING:
     import numpy as np
 
-    from evalfw.metrics.bleu.stats import SegmentStats
+    from evalfw.metrics.base import SegmentLengths
 
 
 class Bucketer(Component):
@@ -24,7 +25,7 @@ class Bucketer(Component):
     plural = "bucketers"
 
     @abstractmethod
-    def assign(self, stats: SegmentStats, ref_len: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    def assign(self, lengths: SegmentLengths) -> tuple[np.ndarray, list[str]]:
         """Bucket index per segment (-1: no bucket) and the bucket labels."""
 
 

@@ -1,8 +1,8 @@
-"""Bucketed analysis: BLEU per bucket of segments, with intervals and paired tests.
+"""Bucketed analysis: a metric per bucket of segments, with intervals and paired tests.
 
 Segments are bucketed once, by a :class:`evalfw.analysis.bucketing.Bucketer` applied to the
-*baseline's* statistics and chosen reference lengths, so every system is compared on the same
-segments (with one reference every system's chosen reference length is the same anyway).
+*baseline's* segment lengths (as its metric reports them, or as the runner counts them from
+the texts), so every system is compared on the same segments.
 Each bucket is then analysed like a small test set: a bootstrap interval of every system's
 score and a paired test of every other system against the baseline. Every bucket uses a fresh
 stream with the same seed, so a bucket's numbers do not depend on the other buckets.
@@ -16,13 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from evalfw.analysis import significance as sig
-from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.analysis.bucketing import Bucketer
+from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 from evalfw.errors import PluginError
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric, SegmentLengths
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,10 @@ class BucketResult:
                 "comparisons": [c.to_json() for c in self.comparisons]}
 
 
-def assign(bucketer: Bucketer, spec: BleuSpec, stats: SegmentStats) -> tuple[np.ndarray, list[str]]:
+def assign(bucketer: Bucketer, lengths: SegmentLengths) -> tuple[np.ndarray, list[str]]:
     """Bucket index per segment (-1: none) and labels, checked."""
     try:
-        index, labels = bucketer.assign(stats, engine.chosen_ref_len(spec, stats))
+        index, labels = bucketer.assign(lengths)
     except Exception as exc:
         if isinstance(exc, PluginError):
             raise
@@ -52,19 +54,21 @@ def assign(bucketer: Bucketer, spec: BleuSpec, stats: SegmentStats) -> tuple[np.
                           "report this to its plugin author") from exc
     index = np.asarray(index)
     labels = [str(label) for label in labels]
-    if index.shape != (len(stats),) or not np.issubdtype(index.dtype, np.integer) \
+    if index.shape != (len(lengths.reference),) or not np.issubdtype(index.dtype, np.integer) \
             or (index >= len(labels)).any() or (index < -1).any():
         raise PluginError(f"bucketer '{bucketer.name}' returned an invalid assignment (shape "
                           f"{index.shape}, {len(labels)} labels); report this to its plugin author")
     return index, labels
 
 
-def bucketed_analysis(stats_by_system: Mapping[str, SegmentStats], baseline: str,
-                      spec: BleuSpec, bucketer: Bucketer, method: str = "bootstrap",
-                      n: int | None = None, seed: int | str | None = None,
-                      mode: str = "default", level: float = 0.95) -> list[BucketResult]:
-    """Per bucket: every system's interval and paired tests against ``baseline``."""
-    index, labels = assign(bucketer, spec, stats_by_system[baseline])
+def bucketed_analysis(stats_by_system: Mapping[str, np.ndarray], baseline: str,
+                      metric: Metric, bucketer: Bucketer, lengths: SegmentLengths,
+                      method: str = "bootstrap", n: int | None = None,
+                      seed: int | str | None = None, mode: str = "default",
+                      level: float = 0.95) -> list[BucketResult]:
+    """Per bucket: every system's interval and paired tests against ``baseline``;
+    ``lengths`` are the baseline's segment lengths the bucketer groups by."""
+    index, labels = assign(bucketer, lengths)
     ordered = {baseline: stats_by_system[baseline],
                **{k: v for k, v in stats_by_system.items() if k != baseline}}
     out = []
@@ -73,14 +77,14 @@ def bucketed_analysis(stats_by_system: Mapping[str, SegmentStats], baseline: str
         if len(rows) == 0:
             out.append(BucketResult(label, 0, (), ()))
             continue
-        subset = {name: st.select(rows) for name, st in ordered.items()}
+        subset = {name: st[rows] for name, st in ordered.items()}
         comps: tuple[ComparisonResult, ...] = ()
         shared: tuple[ConfidenceResult, ...] = ()
         if len(subset) > 1:
-            outcome = sig.paired_analysis(subset, baseline, spec, method, n, seed, mode, level)
+            outcome = sig.paired_analysis(subset, baseline, metric, method, n, seed, mode, level)
             comps = tuple(replace(c, bucket=label) for c in outcome.comparisons)
             shared = outcome.intervals  # default-mode bootstrap: the same resamples
         intervals = shared or tuple(sig.confidence_intervals(
-            subset, spec, n if method == "bootstrap" and n else 1000, seed, mode, level))
+            subset, metric, n if method == "bootstrap" and n else 1000, seed, mode, level))
         out.append(BucketResult(label, len(rows), intervals, comps))
     return out

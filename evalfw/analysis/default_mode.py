@@ -2,8 +2,9 @@
 
 Differences from sacreBLEU's method (``sacrebleu`` mode), each deliberate:
 
-- statistics are summed exactly (integers, float64 BLAS) and scored with the spec's own
-  arithmetic, so a resample of the full corpus scores exactly like the corpus;
+- statistics are summed exactly (integers, float64 BLAS) and scored with the metric's own
+  arithmetic, so a resample of the full corpus scores exactly like the corpus (for integer
+  statistics; floating-point ones are summed in float64);
 - memory is bounded: resamples are processed in blocks (:mod:`evalfw.analysis.resampling`)
   and only one score per resample and system is kept;
 - intervals are percentile intervals at a chosen level (default 0.95);
@@ -21,10 +22,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from evalfw.analysis import resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.metrics.bleu.batch import BatchScorer
-from evalfw.metrics.bleu.spec import BleuSpec
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
 
 Progress = Callable[[int, int], None]
 Named = Sequence[tuple[str, rs.Columns]]
@@ -35,19 +39,15 @@ def _tick(progress: Progress | None, done: int, total: int) -> None:
         progress(done, total)
 
 
-def corpus_scores(scorer: BatchScorer, named: Named) -> list[float]:
-    out = []
-    for _, cols in named:
-        last = None if cols.last is None else cols.last[-1:]
-        out.append(float(scorer.scores(cols.sums.sum(axis=0)[None, :], last, cols.segments)[0]))
-    return out
+def corpus_scores(metric: Metric, named: Named) -> list[float]:
+    """Each system's corpus score (the metric's own, as recorded)."""
+    return [float(metric.score(cols.sums)) for _, cols in named]
 
 
-def bootstrap_matrix(spec: BleuSpec, named: Named, n: int, rng: np.random.Generator,
+def bootstrap_matrix(metric: Metric, named: Named, n: int, rng: np.random.Generator,
                      progress: Progress | None = None) -> np.ndarray:
     """(n, systems) resampled scores; every system sees the same resamples."""
     segments = rs.check_aligned(named)
-    scorer = BatchScorer(spec)
     table = rs.stack([c for _, c in named])
     out = np.empty((n, len(named)), dtype=np.float64)
     done = 0
@@ -55,7 +55,7 @@ def bootstrap_matrix(spec: BleuSpec, named: Named, n: int, rng: np.random.Genera
         sums = rs.split(rs.exact_product(rs.count_matrix(idx, segments), table), len(named))
         for k, (_, cols) in enumerate(named):
             last = None if cols.last is None else cols.last[idx[:, -1]]
-            out[done:done + len(idx), k] = scorer.scores(sums[k], last, segments)
+            out[done:done + len(idx), k] = metric.score_rows(sums[k], last, segments)
         done += len(idx)
         _tick(progress, done, n)
     return out
@@ -93,13 +93,12 @@ def bootstrap_comparison(name: str, base: str, sys_s: np.ndarray, base_s: np.nda
         delta_lower=d_lower, delta_upper=d_upper, wins=float(np.mean(diffs > 0)))
 
 
-def ar_exceedances(spec: BleuSpec, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
+def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
                    observed: Sequence[float], n: int, rng: np.random.Generator,
                    progress: Progress | None = None) -> list[int]:
     """For each (a, b) pair: trials whose |score(A) - score(B)| >= observed, where pseudo-system
     A takes a's segment where the shared mask is true and b's elsewhere, B the complement."""
     segments = rs.check_aligned([(str(i), c) for pair in pairs for i, c in enumerate(pair)])
-    scorer = BatchScorer(spec)
     deltas = rs.stack([rs.Columns(a.sums - b.sums, None) for a, b in pairs])
     counts = [0] * len(pairs)
     done = 0
@@ -113,22 +112,21 @@ def ar_exceedances(spec: BleuSpec, pairs: Sequence[tuple[rs.Columns, rs.Columns]
                 last_b = np.where(take_a, b.last[-1], a.last[-1])
             shuf_a = b.sums.sum(axis=0) + moved[k]
             shuf_b = a.sums.sum(axis=0) - moved[k]
-            diff = np.abs(scorer.scores(shuf_a, last_a, segments)
-                          - scorer.scores(shuf_b, last_b, segments))
+            diff = np.abs(metric.score_rows(shuf_a, last_a, segments)
+                          - metric.score_rows(shuf_b, last_b, segments))
             counts[k] += int(np.sum(diff >= observed[k]))
         done += len(mask)
         _tick(progress, done, n)
     return counts
 
 
-def ar_comparisons(spec: BleuSpec, pairs: Sequence[tuple[tuple[str, rs.Columns], tuple[str, rs.Columns]]],
+def ar_comparisons(metric: Metric, pairs: Sequence[tuple[tuple[str, rs.Columns], tuple[str, rs.Columns]]],
                    n: int, rng: np.random.Generator, seed: int,
                    progress: Progress | None = None) -> list[ComparisonResult]:
     """One AR result per (system, baseline) pair, all pairs on shared masks."""
-    scorer = BatchScorer(spec)
-    scores = [corpus_scores(scorer, [s, b]) for s, b in pairs]
+    scores = [corpus_scores(metric, [s, b]) for s, b in pairs]
     observed = [abs(s - b) for s, b in scores]
-    counts = ar_exceedances(spec, [(b[1], s[1]) for s, b in pairs], observed, n, rng, progress)
+    counts = ar_exceedances(metric, [(b[1], s[1]) for s, b in pairs], observed, n, rng, progress)
     return [
         ComparisonResult(s[0], b[0], "ar", "default", n, seed, sc, bc, sc - bc, (c + 1) / (n + 1))
         for (s, b), (sc, bc), c in zip(pairs, scores, counts)

@@ -1,9 +1,10 @@
 """Sentence-level score export: one row per segment, as CSV or JSON Lines.
 
 Rows carry the test set, system, metric name, segment number (1-based, the line number in the
-input files), the segment's score under the spec (any smoothing the spec configures), its
-brevity penalty and its lengths. Scores are written with ``repr`` precision, so a reader gets
-the exact floats back.
+input files) and the segment's score under the metric (with any option it has, e.g. BLEU's
+smoothing). Results that have them add a brevity penalty and lengths (BLEU's ``bp``,
+``hyp_len``, ``ref_len``); other metrics leave those columns empty. Scores are written with
+``repr`` precision, so a reader gets the exact floats back.
 """
 
 from __future__ import annotations
@@ -13,22 +14,26 @@ import io
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.metrics.bleu.stats import SegmentStats
+if TYPE_CHECKING:
+    import numpy as np
+
+    from evalfw.metrics.base import Metric
 
 FIELDS = ("test_set", "system", "metric", "segment", "score", "bp", "hyp_len", "ref_len")
+#: result attributes some metrics have per segment (BLEU), empty for the others
+DETAILS = ("bp", "hyp_len", "ref_len")
 
 
-def sentence_rows(spec: BleuSpec, stats: SegmentStats, *, test_set: str, system: str,
-                  metric: str = "BLEU") -> Iterator[dict[str, Any]]:
-    """One mapping per segment, in segment order (keys: :data:`FIELDS`)."""
-    for i, score in enumerate(engine.sentence_scores(spec, stats)):
-        yield {"test_set": test_set, "system": system, "metric": metric, "segment": i + 1,
-               "score": score.score, "bp": score.bp, "hyp_len": score.hyp_len,
-               "ref_len": score.ref_len}
+def sentence_rows(metric: Metric, stats: np.ndarray, *, test_set: str, system: str,
+                  label: str = "BLEU", nrefs: int | str = 1) -> Iterator[dict[str, Any]]:
+    """One mapping per segment, in segment order (keys: :data:`FIELDS`); ``label`` is the
+    metric's name in the config."""
+    for i, result in enumerate(metric.sentence_results(stats, nrefs)):
+        yield {"test_set": test_set, "system": system, "metric": label, "segment": i + 1,
+               "score": result.score,
+               **{k: getattr(result, k, "") for k in DETAILS}}
 
 
 def write_csv(rows: Iterable[dict[str, Any]], out: IO[str]) -> None:
@@ -39,8 +44,9 @@ def write_csv(rows: Iterable[dict[str, Any]], out: IO[str]) -> None:
 
 
 def write_jsonl(rows: Iterable[dict[str, Any]], out: IO[str]) -> None:
-    for row in rows:
-        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    for row in rows:  # a metric without per-segment details leaves them out
+        out.write(json.dumps({k: v for k, v in row.items() if v != ""},
+                             ensure_ascii=False) + "\n")
 
 
 def export(rows: Iterable[dict[str, Any]], path: str | Path, fmt: str | None = None) -> Path:

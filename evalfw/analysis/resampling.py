@@ -1,9 +1,9 @@
 """Resampling machinery on per-segment statistics, in blocks so memory stays bounded.
 
-A system's statistics become one integer row per segment (:class:`Columns`):
-``[hyp_len, ref_len, matches_1..N, totals_1..N]`` with the reference length chosen once by the
-spec's brevity penalty. Any subset, resample or shuffle is scored from the *sums* of such rows,
-so nothing is re-tokenized or re-counted.
+A system's statistics are one row per segment (:class:`Columns`), as its metric computed them
+(:meth:`evalfw.metrics.base.Metric.segment_statistics`). Any subset, resample or shuffle is
+scored from the *sums* of such rows (:meth:`~evalfw.metrics.base.Metric.score_rows`), so
+nothing is re-tokenized or re-counted.
 
 Resamples are drawn block by block (never a samples x segments x stats array). A bootstrap
 block is an index matrix turned into a count matrix ``W`` (block x segments); ``W @ rows`` gives
@@ -11,6 +11,8 @@ every resample's sums for every system at once. An approximate-randomization blo
 Boolean matrix ``M``: pseudo-system A takes the baseline where ``M`` is true, so its sums are
 ``sys_total + M @ (baseline - system)``. The products run in float64 (BLAS); they are exact
 because every operand and partial sum is an integer below 2**53 (checked, else int64).
+Floating-point statistics (TER's average reference lengths, model scores) are summed in
+float64 as they come.
 
 Block draws reproduce one big draw of the same shape: ``Generator.choice``/``integers`` keep
 their 32-bit buffer in the bit generator, and Boolean draws use whole 32-bit words when a
@@ -21,13 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.errors import InputError
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
 
 #: elements of one block matrix (block rows x segments): ~8 MB of float64
 BLOCK_ELEMENTS = 1 << 20
@@ -36,8 +39,8 @@ _EXACT = float(1 << 53)
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Integer statistic rows of one system: ``sums`` (S, 2+2N) and, when the smoother reads
-    the last segment (``needs_orders`` = L > 0), ``last`` (S, 1+2L): hyp_len, matches, totals."""
+    """Statistics rows of one system: ``sums`` (S, k), the rows whose sums are scored, and
+    ``last``: the same rows when the metric also reads a resample's last row, else None."""
 
     sums: np.ndarray
     last: np.ndarray | None
@@ -50,22 +53,12 @@ class Columns:
         return Columns(self.sums[rows], None if self.last is None else self.last[rows])
 
 
-def columns(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | None = None) -> Columns:
-    """The rows of ``stats`` under ``spec`` (``ref_len``: the chosen reference lengths, if the
-    caller already has them)."""
+def columns(metric: Metric, stats: np.ndarray) -> Columns:
+    """The rows of ``stats`` as resampling reads them under ``metric``."""
     if len(stats) == 0:
         raise InputError("no segments to resample; the input is empty")
-    if ref_len is None:
-        ref_len = engine.chosen_ref_len(spec, stats)
-    n = spec.max_order
-    sums = np.concatenate([stats.hyp_len[:, None], np.asarray(ref_len, np.int64)[:, None],
-                           stats.matches[:, :n], stats.totals[:, :n]], axis=1)
-    last = None
-    k = spec.smoothing.needs_orders
-    if k:
-        last = np.concatenate([stats.hyp_len[:, None], stats.matches[:, :k], stats.totals[:, :k]],
-                              axis=1)
-    return Columns(np.ascontiguousarray(sums, dtype=np.int64), last)
+    rows = np.ascontiguousarray(stats)
+    return Columns(rows, rows if metric.reads_last_row else None)
 
 
 def check_aligned(named: Sequence[tuple[str, Columns]]) -> int:
@@ -106,8 +99,11 @@ def count_matrix(idx: np.ndarray, segments: int) -> np.ndarray:
 
 
 def exact_product(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``weights @ rows`` as int64, exact. Uses float64 BLAS when every partial sum stays below
-    2**53 (weights are non-negative counts or 0/1), else integer arithmetic."""
+    """``weights @ rows``. Integer rows: int64, exact, through float64 BLAS when every partial
+    sum stays below 2**53 (weights are non-negative counts or 0/1), else integer arithmetic.
+    Floating-point rows: the float64 product."""
+    if rows.dtype.kind == "f":
+        return weights @ rows
     bound = float(np.abs(rows).sum(axis=0).max(initial=0)) * float(weights.max(initial=0))
     if bound < _EXACT:
         return np.rint(weights @ rows.astype(np.float64)).astype(np.int64)

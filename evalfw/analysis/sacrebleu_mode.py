@@ -8,8 +8,9 @@ What has to match (see the sacreBLEU reference notes, section 6):
   block with the same stream (see :mod:`evalfw.analysis.resampling`);
 - seeds: ``SACREBLEU_SEED`` (default ``12345``; ``none`` = unseeded). The single-system and
   baseline bootstraps honour seed 0; per-system paired tests treat 0 as unseeded;
-- bootstrap sums in float32 (accumulated segment by segment) and BLEU on those float32 values;
-  AR sums and all full-corpus scores in exact integers / float64;
+- bootstrap sums in float32 (accumulated segment by segment) and the metric's formula on those
+  float32 values (``Metric.sacrebleu_float32_score``); AR sums in exact integers (float64 for
+  floating-point statistics) scored on the normal path, full-corpus scores by ``Metric.score``;
 - interval: sorted scores, half-width from order statistics n//40 and n-n//40-1; the mean is
   ``statistics.mean`` for a single system and ``numpy.mean`` of the sorted scores in paired tests;
 - p-values: (#{t > observed} + 1) / (n + 1), bootstrap differences centred on their mean.
@@ -24,13 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from evalfw.analysis import resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.metrics.bleu.batch import BatchScorer, sacrebleu_float32_score
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.plugin.component import declares
 from evalfw.errors import ConfigError
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
 
 SEED_ENV = "SACREBLEU_SEED"
 DEFAULT_SEED = "12345"
@@ -68,27 +70,25 @@ def read_seed(value: str | int | None = None) -> SacreSeed:
         raise ConfigError(f"{where}: expected an integer or 'none', got {text!r}") from None
 
 
-def supports(spec: BleuSpec) -> bool:
-    """sacreBLEU mode evaluates the spec's components on float32 sums, which reproduces
-    sacreBLEU only for its own smoothing methods and mean."""
-    return (declares(spec.smoothing, "sacrebleu_resampling")
-            and declares(spec.mean, "sacrebleu_resampling") and spec.weights is None)
+def supports(metric: Metric) -> bool:
+    """Whether the metric reproduces sacreBLEU's resampling arithmetic (its float32 bootstrap
+    scores; for BLEU: sacreBLEU's smoothing and mean, uniform weights)."""
+    return metric.sacrebleu_resampling
 
 
-def check_spec(spec: BleuSpec) -> None:
-    if not supports(spec):
+def check_metric(metric: Metric) -> None:
+    if not supports(metric):
         raise ConfigError(
-            f"significance mode 'sacrebleu' reproduces sacreBLEU and needs its smoothing and mean "
-            f"(got smoothing '{spec.smoothing.name}', mean '{spec.mean.name}'"
-            f"{', custom weights' if spec.weights is not None else ''}); "
-            "use mode 'default' for other BLEU variants"
+            f"significance mode 'sacrebleu' reproduces sacreBLEU and needs a metric it can "
+            f"compute with sacreBLEU's arithmetic; {metric.display_name} "
+            f"({metric.signature('-')}) is not one; use mode 'default' for it"
         )
 
 
 def _f32_sums(systems: Sequence[rs.Columns], idx: np.ndarray) -> list[np.ndarray]:
     """float32 sums of resampled rows, equal to sacreBLEU's ``stats32[idx].sum(0)``."""
     table = rs.stack(systems)
-    if table.min(initial=0) >= 0:
+    if table.dtype.kind == "i" and table.min(initial=0) >= 0:
         exact = rs.exact_product(rs.count_matrix(idx, table.shape[0]), table)
         if exact.max(initial=0) <= _F32_EXACT:
             # every partial sum is an integer <= the total, so exact in float32 too
@@ -100,7 +100,7 @@ def _f32_sums(systems: Sequence[rs.Columns], idx: np.ndarray) -> list[np.ndarray
     return rs.split(acc, len(systems))
 
 
-def bootstrap_scores(spec: BleuSpec, systems: Sequence[rs.Columns], n: int,
+def bootstrap_scores(metric: Metric, systems: Sequence[rs.Columns], n: int,
                      seed: int | None) -> list[np.ndarray]:
     """sacreBLEU's bootstrap scores (in sample order) of several systems on shared indices."""
     rng = np.random.default_rng(seed)
@@ -108,7 +108,7 @@ def bootstrap_scores(spec: BleuSpec, systems: Sequence[rs.Columns], n: int,
     out: list[list[float]] = [[] for _ in systems]
     for idx in rs.index_blocks(rng, segments, n):
         for k, sums in enumerate(_f32_sums(systems, idx)):
-            out[k].extend(sacrebleu_float32_score(spec, row, segments) for row in sums)
+            out[k].extend(metric.sacrebleu_float32_score(row) for row in sums)
     return [np.asarray(o, dtype=np.float64) for o in out]
 
 
@@ -120,36 +120,36 @@ def interval(scores: np.ndarray) -> tuple[float, float, float]:
     return lower, upper, 0.5 * (upper - lower)
 
 
-def corpus_value(spec: BleuSpec, cols: rs.Columns) -> float:
-    return float(BatchScorer(spec).scores(cols.sums.sum(axis=0)[None, :], None, cols.segments)[0])
+def corpus_value(metric: Metric, cols: rs.Columns) -> float:
+    return float(metric.score(cols.sums))
 
 
-def confidence(spec: BleuSpec, cols: rs.Columns, n: int = 1000, seed: SacreSeed | None = None,
+def confidence(metric: Metric, cols: rs.Columns, n: int = 1000, seed: SacreSeed | None = None,
                system: str = "system", paired: bool = False) -> ConfidenceResult:
     """``--confidence`` (or, ``paired=True``, the baseline row of ``--paired-bs``)."""
-    check_spec(spec)
+    check_metric(metric)
     seed = seed or read_seed()
-    scores = bootstrap_scores(spec, [cols], n, seed.value)[0]
+    scores = bootstrap_scores(metric, [cols], n, seed.value)[0]
     lower, upper, half = interval(scores)
     mean = float(np.sort(scores).mean()) if paired else statistics.mean(sorted(scores.tolist()))
-    return ConfidenceResult(system, corpus_value(spec, cols), mean, half, lower, upper, n,
+    return ConfidenceResult(system, corpus_value(metric, cols), mean, half, lower, upper, n,
                             0.95, seed.value, "sacrebleu")
 
 
-def paired_bootstrap(spec: BleuSpec, baseline: tuple[str, rs.Columns],
+def paired_bootstrap(metric: Metric, baseline: tuple[str, rs.Columns],
                      systems: Sequence[tuple[str, rs.Columns]], n: int = 1000,
                      seed: SacreSeed | None = None) -> tuple[ConfidenceResult, list[ComparisonResult]]:
     """``--paired-bs``: the baseline's interval and one result per other system."""
-    check_spec(spec)
+    check_metric(metric)
     seed = seed or read_seed()
     rs.check_aligned([baseline, *systems])
     bl_name, bl_cols = baseline
-    bl_score = corpus_value(spec, bl_cols)
+    bl_score = corpus_value(metric, bl_cols)
     shared = seed.paired_value is not None and seed.paired_value == seed.value
-    everything = bootstrap_scores(spec, [bl_cols, *(c for _, c in systems)], n, seed.value) \
+    everything = bootstrap_scores(metric, [bl_cols, *(c for _, c in systems)], n, seed.value) \
         if shared else None
     bl_scores = everything[0] if everything else \
-        bootstrap_scores(spec, [bl_cols], n, seed.value)[0]
+        bootstrap_scores(metric, [bl_cols], n, seed.value)[0]
     lower, upper, half = interval(bl_scores)
     bl_conf = ConfidenceResult(bl_name, bl_score, float(np.sort(bl_scores).mean()), half, lower,
                                upper, n, 0.95, seed.value, "sacrebleu")
@@ -158,8 +158,8 @@ def paired_bootstrap(spec: BleuSpec, baseline: tuple[str, rs.Columns],
         if everything:
             base_s, sys_s = everything[0], everything[k + 1]
         else:  # unseeded (or seed 0): each comparison draws its own indices
-            base_s, sys_s = bootstrap_scores(spec, [bl_cols, cols], n, seed.paired_value)
-        score = corpus_value(spec, cols)
+            base_s, sys_s = bootstrap_scores(metric, [bl_cols, cols], n, seed.paired_value)
+        score = corpus_value(metric, cols)
         diffs = np.abs(sys_s - base_s)
         centred = diffs - diffs.mean()
         p = (int(np.sum(centred > abs(bl_score - score))) + 1) / (n + 1)
@@ -171,16 +171,15 @@ def paired_bootstrap(spec: BleuSpec, baseline: tuple[str, rs.Columns],
     return bl_conf, results
 
 
-def paired_ar(spec: BleuSpec, baseline: tuple[str, rs.Columns],
+def paired_ar(metric: Metric, baseline: tuple[str, rs.Columns],
               systems: Sequence[tuple[str, rs.Columns]], n: int = 10000,
               seed: SacreSeed | None = None) -> list[ComparisonResult]:
     """``--paired-ar``: one result per other system (no interval, as sacreBLEU's CLI)."""
-    check_spec(spec)
+    check_metric(metric)
     seed = seed or read_seed()
     segments = rs.check_aligned([baseline, *systems])
     bl_name, bl_cols = baseline
-    scorer = BatchScorer(spec)
-    bl_score = corpus_value(spec, bl_cols)
+    bl_score = corpus_value(metric, bl_cols)
     bl_total = bl_cols.sums.sum(axis=0)
     shared = seed.paired_value is not None
     groups = [list(systems)] if shared else [[s] for s in systems]
@@ -189,16 +188,16 @@ def paired_ar(spec: BleuSpec, baseline: tuple[str, rs.Columns],
         rng = np.random.default_rng(seed.paired_value)
         deltas = rs.stack([rs.Columns(bl_cols.sums - c.sums, None) for _, c in group])
         totals = [c.sums.sum(axis=0) for _, c in group]
-        observed = [abs(bl_score - corpus_value(spec, c)) for _, c in group]
+        observed = [abs(bl_score - corpus_value(metric, c)) for _, c in group]
         exceed = [0] * len(group)
         for mask in rs.mask_blocks(rng, segments, n):
             moved = rs.split(rs.exact_product(mask.astype(np.float64), deltas), len(group))
             for k, shift in enumerate(moved):
-                a = scorer.scores(totals[k] + shift, None, segments)
-                b = scorer.scores(bl_total - shift, None, segments)
+                a = metric.score_rows(totals[k] + shift, None, segments)
+                b = metric.score_rows(bl_total - shift, None, segments)
                 exceed[k] += int(np.sum(np.abs(a - b) > observed[k]))
         for k, (name, cols) in enumerate(group):
-            score = corpus_value(spec, cols)
+            score = corpus_value(metric, cols)
             results[name] = ComparisonResult(
                 name, bl_name, "ar", "sacrebleu", n, seed.paired_value, score, bl_score,
                 score - bl_score, (exceed[k] + 1) / (n + 1))

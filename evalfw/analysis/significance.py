@@ -1,13 +1,16 @@
 """Public API of the significance analyses: bootstrap intervals and paired tests.
 
-Everything works from per-segment statistics (:class:`evalfw.metrics.bleu.stats.SegmentStats`, one
-per system, segments aligned) and a :class:`evalfw.metrics.bleu.spec.BleuSpec`; nothing is
-re-tokenized. Two modes:
+Everything works from per-segment statistics (the rows of
+:meth:`evalfw.metrics.base.Metric.segment_statistics`, one array per system, segments aligned)
+and the :class:`~evalfw.metrics.base.Metric` that computed them; nothing is re-tokenized. Any
+metric works; a metric that scores worse when higher (TER) is tested the same way, only the
+reading of "better" changes. Two modes:
 
 ``mode="sacrebleu"``
     sacreBLEU 2.6.0's numbers for the same seed (``--confidence``, ``--paired-bs``,
     ``--paired-ar``); ``seed=None`` reads ``$SACREBLEU_SEED`` (default 12345, ``none`` =
-    unseeded). Needs sacreBLEU's smoothing and mean. See :mod:`evalfw.analysis.sacrebleu_mode`.
+    unseeded). Needs a metric that reproduces sacreBLEU's resampling arithmetic
+    (``Metric.sacrebleu_resampling``). See :mod:`evalfw.analysis.sacrebleu_mode`.
 ``mode="default"``
     exact float64 statistics, bounded memory, percentile intervals, two-sided tests, shared
     resamples for all systems; ``seed=None`` means 12345 and ``"none"`` draws a fresh seed,
@@ -15,11 +18,11 @@ re-tokenized. Two modes:
 
 Examples::
 
-    stats = {"base": base_stats, "new": new_stats}          # SegmentStats per system
-    out = paired_analysis(stats, "base", spec, method="bootstrap", n=1000, seed=1)
+    stats = {"base": base_stats, "new": new_stats}          # statistics rows per system
+    out = paired_analysis(stats, "base", metric, method="bootstrap", n=1000, seed=1)
     out.baseline.ci, out.comparisons[0].p_value
-    paired_test(stats, "base", spec, method="ar", mode="sacrebleu")   # list[ComparisonResult]
-    confidence_interval(stats["new"], spec, n=1000, mode="sacrebleu").to_json()
+    paired_test(stats, "base", metric, method="ar", mode="sacrebleu")  # list[ComparisonResult]
+    confidence_interval(stats["new"], metric, n=1000, mode="sacrebleu").to_json()
     apply_holm(all_comparisons_of_the_run)                  # multiple-comparison correction
 """
 
@@ -33,12 +36,17 @@ from typing import Any
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from evalfw.analysis import default_mode as dm, resampling as rs, sacrebleu_mode as sm
 from evalfw.analysis.results import METHODS, MODES, ComparisonResult, ConfidenceResult
-from evalfw.metrics.bleu.batch import BatchScorer
-from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.errors import ConfigError, suggest
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
+
+#: statistics rows of one system (n_segments, k)
+Stats = np.ndarray
 
 DEFAULT_SEED = 12345
 DEFAULT_N = sm.DEFAULT_N
@@ -97,35 +105,35 @@ def _n(n: int | None, method: str) -> int:
     return n
 
 
-def _named(spec: BleuSpec, stats_by_system: Mapping[str, SegmentStats]) -> list[tuple[str, rs.Columns]]:
-    return [(name, rs.columns(spec, st)) for name, st in stats_by_system.items()]
+def _named(metric: Metric, stats_by_system: Mapping[str, Stats]) -> list[tuple[str, rs.Columns]]:
+    return [(name, rs.columns(metric, st)) for name, st in stats_by_system.items()]
 
 
-def confidence_intervals(stats_by_system: Mapping[str, SegmentStats], spec: BleuSpec,
+def confidence_intervals(stats_by_system: Mapping[str, Stats], metric: Metric,
                          n: int = 1000, seed: int | str | None = None, mode: str = "default",
                          level: float = 0.95, progress: dm.Progress | None = None,
                          ) -> list[ConfidenceResult]:
     """Bootstrap interval of each system's score (sacreBLEU mode: each as ``--confidence``)."""
     _check(mode)
     n = _n(n, "bootstrap")
-    named = _named(spec, stats_by_system)
+    named = _named(metric, stats_by_system)
     if mode == "sacrebleu":
         seed_s = sm.read_seed(seed)
-        return [sm.confidence(spec, cols, n, seed_s, system=name) for name, cols in named]
+        return [sm.confidence(metric, cols, n, seed_s, system=name) for name, cols in named]
     value = default_seed(seed)
-    matrix = dm.bootstrap_matrix(spec, named, n, np.random.default_rng(value), progress)
-    observed = dm.corpus_scores(BatchScorer(spec), named)
+    matrix = dm.bootstrap_matrix(metric, named, n, np.random.default_rng(value), progress)
+    observed = dm.corpus_scores(metric, named)
     return dm.confidence(named, matrix, observed, level, value)
 
 
-def confidence_interval(stats: SegmentStats, spec: BleuSpec, n: int = 1000,
+def confidence_interval(stats: Stats, metric: Metric, n: int = 1000,
                         seed: int | str | None = None, mode: str = "default",
                         level: float = 0.95, system: str = "system") -> ConfidenceResult:
     """Bootstrap interval of one system's score."""
-    return confidence_intervals({system: stats}, spec, n, seed, mode, level)[0]
+    return confidence_intervals({system: stats}, metric, n, seed, mode, level)[0]
 
 
-def paired_analysis(stats_by_system: Mapping[str, SegmentStats], baseline: str, spec: BleuSpec,
+def paired_analysis(stats_by_system: Mapping[str, Stats], baseline: str, metric: Metric,
                     method: str = "bootstrap", n: int | None = None,
                     seed: int | str | None = None, mode: str = "default", level: float = 0.95,
                     progress: dm.Progress | None = None) -> PairedOutcome:
@@ -135,23 +143,23 @@ def paired_analysis(stats_by_system: Mapping[str, SegmentStats], baseline: str, 
         raise ConfigError(f"baseline '{baseline}' is not among the systems"
                           f"{suggest(baseline, stats_by_system)}: {', '.join(stats_by_system)}")
     n = _n(n, method)
-    named = _named(spec, stats_by_system)
+    named = _named(metric, stats_by_system)
     base = next(item for item in named if item[0] == baseline)
     others = [item for item in named if item[0] != baseline]
     if mode == "sacrebleu":
         seed_s = sm.read_seed(seed)
         if method == "ar":
-            comps = sm.paired_ar(spec, base, others, n, seed_s)
+            comps = sm.paired_ar(metric, base, others, n, seed_s)
             return PairedOutcome(method, mode, n, seed_s.value, None, tuple(comps))
-        bl, comps = sm.paired_bootstrap(spec, base, others, n, seed_s)
+        bl, comps = sm.paired_bootstrap(metric, base, others, n, seed_s)
         return PairedOutcome(method, mode, n, seed_s.value, bl, tuple(comps))
     value = default_seed(seed)
     rng = np.random.default_rng(value)
     if method == "ar":
-        comps = dm.ar_comparisons(spec, [(o, base) for o in others], n, rng, value, progress)
+        comps = dm.ar_comparisons(metric, [(o, base) for o in others], n, rng, value, progress)
         return PairedOutcome(method, mode, n, value, None, tuple(comps))
-    matrix = dm.bootstrap_matrix(spec, named, n, rng, progress)
-    observed = dm.corpus_scores(BatchScorer(spec), named)
+    matrix = dm.bootstrap_matrix(metric, named, n, rng, progress)
+    observed = dm.corpus_scores(metric, named)
     intervals = dm.confidence(named, matrix, observed, level, value)
     b = [name for name, _ in named].index(baseline)
     comps = [dm.bootstrap_comparison(name, baseline, matrix[:, k], matrix[:, b], observed[k],
@@ -160,15 +168,15 @@ def paired_analysis(stats_by_system: Mapping[str, SegmentStats], baseline: str, 
     return PairedOutcome(method, mode, n, value, intervals[b], tuple(comps), tuple(intervals))
 
 
-def paired_test(stats_by_system: Mapping[str, SegmentStats], baseline: str, spec: BleuSpec,
+def paired_test(stats_by_system: Mapping[str, Stats], baseline: str, metric: Metric,
                 method: str = "bootstrap", n: int | None = None, seed: int | str | None = None,
                 mode: str = "default", level: float = 0.95) -> list[ComparisonResult]:
     """:func:`paired_analysis`, comparisons only."""
-    return list(paired_analysis(stats_by_system, baseline, spec, method, n, seed, mode,
+    return list(paired_analysis(stats_by_system, baseline, metric, method, n, seed, mode,
                                 level).comparisons)
 
 
-def all_pairs(stats_by_system: Mapping[str, SegmentStats], spec: BleuSpec,
+def all_pairs(stats_by_system: Mapping[str, Stats], metric: Metric,
               method: str = "bootstrap", n: int | None = None, seed: int | str | None = None,
               level: float = 0.95, progress: dm.Progress | None = None) -> PairedOutcome:
     """Every pair of systems (default mode): the later-listed system of each pair is tested
@@ -177,14 +185,14 @@ def all_pairs(stats_by_system: Mapping[str, SegmentStats], spec: BleuSpec,
     n = _n(n, method)
     value = default_seed(seed)
     rng = np.random.default_rng(value)
-    named = _named(spec, stats_by_system)
+    named = _named(metric, stats_by_system)
     pairs = list(combinations(range(len(named)), 2))
     if method == "ar":
-        comps = dm.ar_comparisons(spec, [(named[j], named[i]) for i, j in pairs], n, rng, value,
+        comps = dm.ar_comparisons(metric, [(named[j], named[i]) for i, j in pairs], n, rng, value,
                                   progress)
         return PairedOutcome(method, "default", n, value, None, tuple(comps))
-    matrix = dm.bootstrap_matrix(spec, named, n, rng, progress)
-    observed = dm.corpus_scores(BatchScorer(spec), named)
+    matrix = dm.bootstrap_matrix(metric, named, n, rng, progress)
+    observed = dm.corpus_scores(metric, named)
     comps = [dm.bootstrap_comparison(named[j][0], named[i][0], matrix[:, j], matrix[:, i],
                                      observed[j], observed[i], level, value) for i, j in pairs]
     return PairedOutcome(method, "default", n, value, None, tuple(comps),

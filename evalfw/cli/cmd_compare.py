@@ -7,7 +7,7 @@ import json
 import sys
 
 from evalfw.cli.cmd_run import _positive  # the same check as `run --jobs`
-from evalfw.cli.runargs import add_runs_dir, default_host
+from evalfw.cli.runargs import add_runs_dir, host_for
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"
 EPILOG = """examples:
@@ -81,7 +81,7 @@ def execute(args: argparse.Namespace) -> int:
 
     run_a = open_run(args.run_a, args.runs_dir)
     run_b = open_run(args.run_b, args.runs_dir)
-    result = compare_runs(run_a, run_b, default_host(), metric=args.metric, alpha=args.alpha,
+    result = compare_runs(run_a, run_b, host_for(args), metric=args.metric, alpha=args.alpha,
                           method=args.method, samples=args.samples, seed=args.seed,
                           correction=args.correction)
     data = result.to_json()

@@ -43,9 +43,9 @@ def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.host.host import PluginHost
+    from evalfw.cli.runargs import host_for
 
-    host = PluginHost.create(plugin_dirs=args.plugins_dir)
+    host = host_for(args)
     rows = describe(host, args.all)
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
@@ -63,7 +63,8 @@ def execute(args: argparse.Namespace) -> int:
             print(f"    {kind}: {', '.join(names)}")
         for c in row.get("conflicts", []):
             print(f"    conflict: {c} is also provided by another plugin")
-    from evalfw.metrics.bleu.counting import kernel as native
-
-    print(f"n-gram counting: {native.describe()}")
+    for name in host.registry("metric").names():
+        text = host.registry("metric").get(name).implementation()
+        if text:
+            print(f"{name} statistics: {text}")
     return 0

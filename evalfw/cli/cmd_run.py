@@ -7,7 +7,7 @@ import os
 import sys
 import warnings
 
-from evalfw.cli.runargs import add_format, render
+from evalfw.cli.runargs import add_format, host_for, render
 from evalfw.config import add_set_option
 
 HELP = "run an experiment config and store a versioned, verifiable record"
@@ -64,8 +64,8 @@ def execute(args: argparse.Namespace) -> int:
         with warnings.catch_warnings():
             if args.quiet:  # e.g. the nltk family's UserWarning, which NLTK itself prints
                 warnings.simplefilter("ignore")
-            outcome = run_experiment(args.config, args.overrides, progress=bar,
-                                     argv=command_line(args), jobs=args.jobs,
+            outcome = run_experiment(args.config, args.overrides, host=host_for(args),
+                                     progress=bar, argv=command_line(args), jobs=args.jobs,
                                      cache=not args.no_cache)
     finally:
         if bar:

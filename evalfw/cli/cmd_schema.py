@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from evalfw.cli.runargs import host_for
 from evalfw.config import combined_schema, static_schema
-from evalfw.host.host import PluginHost
 
 HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
 EPILOG = """examples:
@@ -21,7 +21,7 @@ language server at it with `# yaml-language-server: $schema=experiment.schema.js
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--plugins-dir", dest="plugin_dirs", action="append", default=[],
+    parser.add_argument("--plugins-dir", action="append", default=[],
                         metavar="DIR", help="also describe the local plugins in DIR (repeatable)")
     parser.add_argument("--static", action="store_true",
                         help="print only the shipped schema, without plugin knowledge")
@@ -31,6 +31,6 @@ def execute(args: argparse.Namespace) -> int:
     if args.static:
         schema = static_schema()
     else:
-        schema = combined_schema(PluginHost.create(plugin_dirs=args.plugin_dirs))
+        schema = combined_schema(host_for(args))
     print(json.dumps(schema, indent=2, ensure_ascii=False))
     return 0

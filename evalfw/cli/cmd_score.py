@@ -14,13 +14,17 @@ EPILOG = """examples:
   evalfw score -r ref.txt -i hyp.txt --preset nltk --format json
   evalfw score -r ref.txt -i hyp.txt --smooth add-k --smooth-value 2 --max-order 3
   evalfw score -r ref.txt -i hyp.txt --sentence-level
+  evalfw score -r ref.txt -i hyp.txt -m bleu my-metric --plugins-dir plugins/local
 
-With the sacrebleu preset (the default) the text line is byte-identical to sacreBLEU's.
+With the sacrebleu preset (the default) the text line is byte-identical to sacreBLEU's. The
+BLEU options (--preset, --tokenize, --smooth, ...) apply to the bleu metric.
 """
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.list_components = ("preset", "tokenizer", "smoothing")  # type: ignore[attr-defined]
+    p.list_components = ("metric", "preset", "tokenizer", "smoothing")  # type: ignore[attr-defined]
+    p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="NAME",
+                   help="metrics to compute (default: bleu; names listed below)")
     p.add_argument("-r", "--references", nargs="+", required=True, metavar="REF",
                    help="reference files, one segment per line (one stream per file)")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP",
@@ -42,7 +46,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-w", "--width", type=int, default=None,
                    help="decimals in text output (default 1 for 0-100 scores, 4 for 0-1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print only the score")
-    p.add_argument("--plugins-dir", action="append", default=[], help="load local plugin files")
+    p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
+                   help="load the local plugin files of DIR (repeatable)")
     from evalfw.cli.score_significance import add_arguments
 
     add_arguments(p)  # --confidence, --paired-bs, --paired-ar, --seed (sacreBLEU's flags)
@@ -73,17 +78,32 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def execute(args: argparse.Namespace) -> int:
-    from evalfw.metrics.bleu import engine
-    from evalfw.metrics.bleu.spec import resolve_spec
-    from evalfw.io.text import check_same_length, read_segments
-    from evalfw.host.host import PluginHost
+def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
+    """The ``-m`` metrics, each once; BLEU takes its options from the BLEU flags."""
+    from evalfw.errors import ConfigError
 
-    host = PluginHost.create(plugin_dirs=args.plugins_dir)
-    opts = options_from_args(args)
-    if args.sentence_level and (opts.get("preset") or "sacrebleu") == "sacrebleu":
-        opts["effective_order"] = True  # as sacreBLEU's CLI does
-    spec = resolve_spec(host, opts)
+    registry = host.registry("metric")
+    out = []
+    for name in dict.fromkeys(args.metrics):
+        cls = registry.get(name)
+        if name == "bleu":
+            opts = options_from_args(args)
+            if args.sentence_level and (opts.get("preset") or "sacrebleu") == "sacrebleu":
+                opts["effective_order"] = True  # as sacreBLEU's CLI does
+            out.append(cls.create(opts, host=host))
+        else:
+            out.append(cls.create({}, host=host))
+    if len(out) > 1 and args.sentence_level:
+        raise ConfigError("--sentence-level scores one metric at a time; give one -m metric")
+    return out
+
+
+def execute(args: argparse.Namespace) -> int:
+    from evalfw.cli.runargs import host_for
+    from evalfw.io.text import check_same_length, read_segments
+
+    host = host_for(args)
+    metrics = build_metrics(args, host)
     # names exactly as given on the command line, as sacreBLEU prints them
     refs = [read_segments(r, shown=r) for r in args.references]
     if args.input:
@@ -100,21 +120,27 @@ def execute(args: argparse.Namespace) -> int:
     for f in [*refs, *systems]:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")
-    index = engine.index_references(spec, [r.lines for r in refs])
-    from evalfw.cli import score_significance as score_cli
+    nrefs = len(refs)
+    stats = []  # per metric: [(system, statistics rows)]
+    for metric in metrics:
+        prepared = metric.prepare_references([r.lines for r in refs])
+        stats.append([(s.path, metric.segment_statistics(s.lines, prepared)) for s in systems])
+    from evalfw.cli import score_significance
 
-    if score_cli.requested(args):
-        return score_cli.run(args, spec, [(s.path, engine.segment_stats(spec, s.lines, index))
-                                          for s in systems])
+    if score_significance.requested(args):
+        status = 0
+        for metric, named in zip(metrics, stats):
+            status = score_significance.run(args, metric, named, nrefs) or status
+        return status
     out: list[dict[str, Any]] = []
-    for system in systems:
-        name = system.path
-        stats = engine.segment_stats(spec, system.lines, index)
-        if args.sentence_level:
-            for i, res in enumerate(engine.sentence_scores(spec, stats)):
-                out.append(_emit(res, args, name, segment=i))
-        else:
-            out.append(_emit(engine.corpus_score(spec, stats), args, name))
+    for k, system in enumerate(systems):
+        for metric, named in zip(metrics, stats):
+            rows = named[k][1]
+            if args.sentence_level:
+                for i, res in enumerate(metric.sentence_results(rows, nrefs)):
+                    out.append(_emit(res, args, system.path, segment=i))
+            else:
+                out.append(_emit(metric.result(rows, nrefs), args, system.path))
     if args.format == "json":
         json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -132,14 +158,16 @@ def _read_stdin() -> Any:
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = None) -> dict[str, Any]:
-    # one object per system (or segment): "name" is the system, as in the paired-test output
+    # one object per system and metric (or segment): "name" is the system, as in the paired
+    # tests' output
+    from evalfw.cli.score_significance import signature, width
+
     obj = {**res.to_json(), "name": name, "metric": res.name}
     if segment is not None:
         obj["segment"] = segment + 1
     if args.format == "text":
-        width = args.width if args.width is not None else (1 if res.score_scale == 100 else 4)
-        signature = res.sacrebleu_signature or res.signature.removeprefix("BLEU|")
-        line = res.format(width=width, signature=signature, score_only=args.score_only)
+        line = res.format(width=width(args, res), signature=signature(res),
+                          score_only=args.score_only)
         multi = args.input and len(args.input) > 1
         sys.stdout.write((f"{name}: " if multi else "") + line + "\n")
     return obj

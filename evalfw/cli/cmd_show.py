@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalfw.cli.runargs import add_format, add_runs_dir, default_host, render
+from evalfw.cli.runargs import add_format, add_runs_dir, host_for, render
 
 HELP = "re-render a stored run (no recomputation)"
 EPILOG = """examples:
@@ -30,5 +30,5 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.records.load import open_run
 
     stored = open_run(args.run, args.runs_dir)
-    sys.stdout.write(render(default_host(), args.format, stored.record))
+    sys.stdout.write(render(host_for(args), args.format, stored.record))
     return 0

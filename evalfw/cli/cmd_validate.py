@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from evalfw.cli.runargs import host_for
 from evalfw.config import add_set_option, load_config
 
 HELP = "check an experiment config without scoring anything"
@@ -23,6 +24,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    config, _host = load_config(args.config, overrides=args.overrides)
+    config, _host = load_config(args.config, overrides=args.overrides, host=host_for(args))
     print(f"ok: {config.summary()}")
     return 0

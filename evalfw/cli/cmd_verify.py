@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evalfw.cli.runargs import add_runs_dir
+from evalfw.cli.runargs import add_runs_dir, host_for
 from evalfw.errors import VerificationFailed
 
 HELP = "re-run a stored run on its recorded inputs; exit 0 only if every number is identical"
@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     from evalfw.runner.verify import verify
 
-    verdict = verify(args.run, args.runs_dir)
+    verdict = verify(args.run, args.runs_dir, host=host_for(args))
     print("\n".join(verdict.lines()))
     if not verdict.ok:
         raise VerificationFailed(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 
@@ -118,7 +117,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_execute", None):
         parser.print_help()
         return 2
-    _plugin_switches(args)
     try:
         return int(args._execute(args) or 0)
     except EvalfwError as exc:
@@ -131,18 +129,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-
-
-def _plugin_switches(args: argparse.Namespace) -> None:
-    """Hand the global plugin switches to every plugin host this command creates (hosts are
-    built deep inside the commands, so the environment is the one channel they all read)."""
-    from evalfw.host.host import ENV_DISABLE, ENV_NO_AUTOLOAD
-
-    if args.disable_plugin:
-        current = [n for n in os.environ.get(ENV_DISABLE, "").split(",") if n.strip()]
-        os.environ[ENV_DISABLE] = ",".join([*current, *args.disable_plugin])
-    if args.no_plugin_autoload:
-        os.environ[ENV_NO_AUTOLOAD] = "1"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,4 +1,5 @@
-"""Options and helpers shared by the commands that read stored runs (run, show, verify, runs)."""
+"""Options and helpers shared by the commands: the plugin host of a command, ``--format``,
+``--runs-dir``."""
 
 from __future__ import annotations
 
@@ -29,7 +30,17 @@ def render(host: PluginHost, name: str, record: Mapping[str, Any]) -> str:
     return host.component("reporter", name, {}).render(record)
 
 
-def default_host() -> PluginHost:
-    from evalfw.api import default_host as host
+def host_for(args: argparse.Namespace) -> PluginHost:
+    """The command's one plugin host, built on first use from the global switches
+    (``--disable-plugin``, ``--no-plugin-autoload``) and the command's ``--plugins-dir``, then
+    passed to everything the command calls."""
+    host = getattr(args, "_host", None)
+    if host is None:
+        from evalfw.host.host import PluginHost
 
-    return host()
+        host = PluginHost.create(
+            disabled=getattr(args, "disable_plugin", None) or (),
+            autoload=False if getattr(args, "no_plugin_autoload", False) else None,
+            plugin_dirs=getattr(args, "plugins_dir", None) or ())
+        args._host = host
+    return host

@@ -197,9 +197,11 @@ class BLEU:
         if n_bootstrap > 1:
             from evalfw.analysis.resampling import columns
             from evalfw.analysis.sacrebleu_mode import confidence, read_seed
+            from evalfw.metrics.bleu.metric import Bleu
 
             seed = read_seed()  # $SACREBLEU_SEED semantics, as sacreBLEU
-            result = confidence(self._spec, columns(self._spec, stats), n_bootstrap, seed)
+            metric = Bleu(self._spec)
+            result = confidence(metric, columns(metric, metric.rows(stats)), n_bootstrap, seed)
             self.n_bootstrap = n_bootstrap
             self.seed = seed.label
             score._mean, score._ci = result.mean, result.ci

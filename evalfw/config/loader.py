@@ -17,11 +17,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from evalfw.metrics.bleu.spec import DEFAULT_PRESET, OPTION_KEYS
 from evalfw.plugin.component import ComponentChoice
 from evalfw.config import choices
 from evalfw.config.locate import KeyPath, Locations
 from evalfw.config.model import (
+    DEFAULT_METRIC,
     ExperimentConfig,
     MetricConfig,
     TestSetConfig,
@@ -95,12 +95,15 @@ def validate_config(
         choices.check_metric(host, metric, ("metrics", i), loc)
     for i, ts in enumerate(data["test_sets"]):
         if "tokenizer" in ts:
-            choices.check_choice(host, "tokenizer", ts["tokenizer"],
-                                 ("test_sets", i, "tokenizer"), loc)
+            choices.check_tokenizer(host, ts["tokenizer"], ("test_sets", i, "tokenizer"), loc)
     reports = data.setdefault("reports", ["table"])
     choices.check_reports(host, reports, loc)
     _unique(data["metrics"], "metrics", "metric", loc)
     _unique(data["test_sets"], "test_sets", "test set", loc)
+    for m in data["metrics"]:  # what the metric would use anyway, written down and hashed
+        for key, value in choices.metric_defaults(host, m).items():
+            m.setdefault(key, value)
+        m.setdefault("level", ["corpus"])
     metrics = tuple(_metric(m) for m in data["metrics"])
 
     paths.set_data_root(data.get("data_root"))
@@ -114,9 +117,6 @@ def validate_config(
         raise loc.error(("output_dir",), f"{output_dir} exists and is not a directory")
     data.setdefault("schema_version", 1)
     data.setdefault("seed", 12345)
-    for m in data["metrics"]:
-        m.setdefault("preset", DEFAULT_PRESET)
-        m.setdefault("level", ["corpus"])
     config = ExperimentConfig(
         path=config_path, sha256=config_sha256(data), experiment=data["experiment"],
         seed=data["seed"], output_dir=output_dir, data_root=paths.data_root,
@@ -147,10 +147,9 @@ def _choice(value: Any) -> ComponentChoice:
 def _metric(metric: Mapping[str, Any]) -> MetricConfig:
     level = metric.get("level", ["corpus"])
     levels = (level,) if isinstance(level, str) else tuple(level)
-    preset = metric.get("preset", DEFAULT_PRESET)
-    options = {k: copy.deepcopy(v) for k, v in metric.items() if k in OPTION_KEYS}
-    options["preset"] = preset
-    return MetricConfig(name=metric["name"], preset=preset, levels=levels, options=frozen(options))
+    options = {k: copy.deepcopy(v) for k, v in choices.metric_options(metric).items()}
+    return MetricConfig(name=metric["name"], metric=metric.get("metric", DEFAULT_METRIC),
+                        levels=levels, options=frozen(options))
 
 
 def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> TestSetConfig:

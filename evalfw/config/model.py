@@ -21,6 +21,12 @@ from evalfw.config.overrides import Override
 from evalfw.config.paths import experiment_dir
 
 
+#: the metric of a metric entry that names none
+DEFAULT_METRIC = "bleu"
+#: keys of a metric entry that are not the metric's options
+ENTRY_KEYS = ("name", "metric", "level")
+
+
 def canonical_json(value: Any) -> str:
     """Deterministic JSON text: sorted keys, no whitespace, UTF-8 kept as is."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
@@ -64,19 +70,24 @@ class TestSetConfig:
 
 @dataclass(frozen=True)
 class MetricConfig:
-    """One BLEU variant: a unique label, the levels to compute and the engine options."""
+    """One metric of a config: a unique name, the registered metric it is (``bleu``,
+    ``chrf``, a plugin's), the levels to compute and the metric's options."""
 
     name: str
-    preset: str
+    metric: str
     levels: tuple[str, ...]
-    #: options for ``evalfw.metrics.bleu.spec.resolve_spec``: ``preset`` plus what the config sets
+    #: the metric's options as the config gives them (defaults of its schema filled in)
     options: Mapping[str, Any] = field(default_factory=dict)
 
-    def options_for(self, test_set: TestSetConfig) -> dict[str, Any]:
-        """The engine options for ``test_set``: its tokenizer applies unless this metric
-        chooses one itself (a test set's tokenizer is more specific than a preset's)."""
+    def options_for(self, test_set: TestSetConfig | None,
+                    cls: type[Any] | None = None) -> dict[str, Any]:
+        """The metric's options on ``test_set``: the test set's tokenizer applies to a metric
+        that takes a ``tokenizer`` option (``cls``'s schema) unless the metric chooses one
+        itself (a test set's tokenizer is more specific than a preset's)."""
         opts = dict(self.options)
-        if test_set.tokenizer is not None and "tokenizer" not in opts:
+        takes = cls is None or "tokenizer" in dict(cls.options_schema).get("properties", {})
+        if test_set is not None and test_set.tokenizer is not None and takes \
+                and "tokenizer" not in opts:
             opts["tokenizer"] = test_set.tokenizer
         return opts
 

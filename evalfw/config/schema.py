@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -22,13 +22,13 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from evalfw.config.locate import KeyPath, Locations
+from evalfw.config.model import DEFAULT_METRIC, ENTRY_KEYS
 from evalfw.errors import ConfigError, suggest
+from evalfw.plugin.choices import choices_text, component_schema, plain
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
 
-#: config key -> registry kind, for every place a component is chosen by name
-METRIC_COMPONENTS = ("tokenizer", "counter", "brevity_penalty", "smoothing", "mean")
 _TYPE_WORDS = {
     "string": "a string", "integer": "an integer", "number": "a number",
     "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null",
@@ -45,59 +45,34 @@ def static_schema() -> dict[str, Any]:
     return json.loads(_static_text())
 
 
-def plain(value: Any) -> Any:
-    """A deep copy with every Mapping made a dict and every tuple a list (plugins may declare
-    their ``options_schema`` as read-only mappings; jsonschema wants JSON types)."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
 def combined_schema(host: PluginHost) -> dict[str, Any]:
-    """The static schema plus component names and option schemas from ``host``."""
+    """The static schema plus what the plugins know: metric names with each metric's options
+    (``if metric == X then X's options``), reporter and tokenizer names with their options."""
     schema = static_schema()
     defs = schema["$defs"]
-    for kind in (*METRIC_COMPONENTS, "reporter"):
-        defs[f"component_{kind}"] = _component_schema(host, kind)
-    metric = defs["metric"]["properties"]
-    for key in METRIC_COMPONENTS:
-        metric[key] = {"$ref": f"#/$defs/component_{key}"}
+    defs["component_reporter"] = component_schema(host, "reporter")
+    defs["component_tokenizer"] = component_schema(host, "tokenizer")
     defs["test_set"]["properties"]["tokenizer"] = {"$ref": "#/$defs/component_tokenizer"}
     schema["properties"]["reports"]["items"] = {"$ref": "#/$defs/component_reporter"}
-    presets = host.registry("preset")
-    metric["preset"] = {**metric["preset"], "enum": presets.names(),
-                        "description": _choices_text(presets)}
-    return schema
-
-
-def _choices_text(registry: Iterable[Any]) -> str:
-    return "; ".join(f"{e.name}: {e.cls.description}" if e.cls.description else e.name
-                     for e in registry)
-
-
-def _component_schema(host: PluginHost, kind: str) -> dict[str, Any]:
-    registry = host.registry(kind)
-    names = registry.names()
+    metric = defs["metric"]
+    metrics = host.registry("metric")
+    metric["properties"]["metric"] = {**metric["properties"]["metric"],
+                                      "enum": metrics.names(),
+                                      "description": choices_text(host, "metric")}
     cases = []
-    for entry in registry:
-        options = plain(entry.cls.options_schema)
-        for k in ("$schema", "$id"):  # an embedded $id would change the base of every $ref
-            options.pop(k, None)
-        options["properties"] = {"name": {"const": entry.name}, **options.get("properties", {})}
-        if entry.cls.description:
-            options.setdefault("description", entry.cls.description)
-        cases.append({"if": {"required": ["name"], "properties": {"name": {"const": entry.name}}},
-                      "then": options})
-    return {
-        "description": f"A {kind.replace('_', ' ')} by name, or {{name: ..., <options>}}. "
-                       + _choices_text(registry),
-        "anyOf": [
-            {"type": "string", "enum": names},
-            {"type": "object", "properties": {"name": {"enum": names}}, "allOf": cases},
-        ],
-    }
+    for name in metrics.names():
+        options = plain(metrics.get(name).config_schema(host))
+        props = {**{k: metric["properties"][k] for k in ENTRY_KEYS},
+                 **options.get("properties", {})}
+        when: dict[str, Any] = {"properties": {"metric": {"const": name}}}
+        if name == DEFAULT_METRIC:  # an entry without ``metric`` is a BLEU entry
+            when = {"anyOf": [{"not": {"required": ["metric"]}}, when]}
+        else:
+            when["required"] = ["metric"]
+        cases.append({"if": when, "then": {"properties": props,
+                                           "additionalProperties": False}})
+    metric["allOf"] = cases
+    return schema
 
 
 # --------------------------------------------------------------------------- error messages

@@ -95,6 +95,9 @@ class Registry(Protocol):
 
     def get(self, name: str) -> type[Component]: ...
 
+    def entry(self, name: str) -> Any:
+        """The class with its provider (``.cls``, ``.plugin``, ``.name``)."""
+
     def __contains__(self, name: object) -> bool: ...
 
 

@@ -15,15 +15,19 @@ from typing import Any
 
 from evalfw.errors import RecordError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: schema files of the record versions this evalfw reads (it writes the newest)
+SCHEMA_FILES = {1: "record-1.schema.json", 2: "record.schema.json"}
 RECORD_FILE = "record.json"
 SEGMENTS_FILE = "segments.npz"
+#: the segments file's layout written now (records of schema 1 hold "npz-1")
+SEGMENTS_FORMAT = "npz-2"
 
 
 @functools.cache
-def record_schema() -> dict[str, Any]:
-    """The record JSON Schema (draft 2020-12) shipped in this package."""
-    text = resources.files("evalfw.records").joinpath("record.schema.json").read_text("utf-8")
+def record_schema(version: int = SCHEMA_VERSION) -> dict[str, Any]:
+    """The record JSON Schema (draft 2020-12) of ``version``, shipped in this package."""
+    text = resources.files("evalfw.records").joinpath(SCHEMA_FILES[version]).read_text("utf-8")
     return json.loads(text)
 
 
@@ -36,13 +40,16 @@ def validate_record(record: Any, where: str = "record") -> None:
         raise RecordError(
             f"{where}: record schema_version {record['schema_version']} is newer than this "
             f"evalfw understands ({SCHEMA_VERSION}); upgrade evalfw to read it")
-    validator = jsonschema.Draft202012Validator(record_schema())
+    version = record.get("schema_version") if isinstance(record, dict) else None
+    if not (type(version) is int and version in SCHEMA_FILES):
+        version = SCHEMA_VERSION  # the current schema names what is wrong with it
+    validator = jsonschema.Draft202012Validator(record_schema(version))
     errors = sorted(validator.iter_errors(record), key=lambda e: list(e.absolute_path))
     if errors:
         err = errors[0]
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
         raise RecordError(f"{where}: record{path}: {err.message} (record schema "
-                          f"v{SCHEMA_VERSION}); the record is malformed or was edited by hand")
+                          f"v{version}); the record is malformed or was edited by hand")
 
 
 def _default(value: Any) -> Any:

@@ -11,15 +11,20 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from evalfw.errors import RecordError, suggest
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, validate_record
 from evalfw.records.store import TMP_PREFIX, VERSION_RE, version_key
+from evalfw.records.upgrade import upgrade, v1_statistics
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
 
 DEFAULT_RUNS_DIR = Path("runs")
 
@@ -33,6 +38,12 @@ class StoredRun:
 
     def segments(self) -> dict[str, np.ndarray]:
         return load_segments(self.path, self.record)
+
+    def statistics(self, arrays: Mapping[str, np.ndarray], cell: str, metric: Metric) -> np.ndarray:
+        """The statistics rows of ``cell`` (read by :meth:`segments`) under ``metric``."""
+        if self.record["segments"]["format"] == "npz-1":
+            return v1_statistics(arrays, cell, metric)
+        return arrays[cell]
 
 
 def versions(exp_dir: Path) -> list[Path]:
@@ -89,7 +100,7 @@ def load_record(version_dir: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RecordError(f"{path}: cannot read the record: {exc}; the file is damaged") from None
     validate_record(record, str(path))
-    return record
+    return upgrade(record)
 
 
 def open_run(run: str, runs_dir: Path | None = None) -> StoredRun:

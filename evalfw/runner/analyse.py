@@ -26,17 +26,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from evalfw.analysis import apply_holm, bucketed_analysis
+from evalfw.analysis.buckets import bucketed_analysis
 from evalfw.analysis import significance as sig
-from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.metrics.bleu.stats import SegmentStats
+from evalfw.analysis.results import ComparisonResult, ConfidenceResult, apply_holm
 from evalfw.errors import ConfigError, EvalfwError, suggest
+from evalfw.runner.evaluate import build_metrics
 
 if TYPE_CHECKING:
-    from evalfw.metrics.bleu.spec import BleuSpec
+    import numpy as np
+
     from evalfw.analysis.bucketing import Bucketer
     from evalfw.config import ExperimentConfig
     from evalfw.host.host import PluginHost
+    from evalfw.metrics.base import Metric, SegmentLengths
     from evalfw.runner.evaluate import Evaluation, Progress
 
 KEY = "significance"
@@ -139,7 +141,6 @@ def prepare(cfg: ExperimentConfig, host: PluginHost) -> Plan | None:
 def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
                           metrics: Sequence[str]) -> None:
     from evalfw.analysis import sacrebleu_mode as sm
-    from evalfw.runner.evaluate import resolve_specs
 
     if s.all_pairs:
         raise ConfigError(f"{_where(cfg, 'all_pairs')}: all-pairs tests exist in mode 'default' "
@@ -149,30 +150,16 @@ def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
                           "'unseeded', so the numbers could not be verified; choose a "
                           "non-zero seed")
     for ts in cfg.test_sets:
-        specs = resolve_specs(cfg, host, ts)
+        built = build_metrics(cfg, host, ts)
         for name in metrics:
             try:
-                sm.check_spec(specs[name])
+                sm.check_metric(built[name])
             except ConfigError as exc:
                 raise ConfigError(f"{_where(cfg, 'mode')}: metric '{name}': {exc}; or list "
                                   "the metrics to analyse in significance.metrics") from None
 
 
 # ----------------------------------------------------------------------------- analysis
-
-
-def cell_stats(ev: Evaluation, test_set: str, metric: str,
-               level: str | None = "corpus") -> dict[str, SegmentStats]:
-    """System -> statistics of ``metric``'s results on ``test_set`` (at ``level``; None: any),
-    in result order."""
-    out = {}
-    for row in ev.results:
-        if (row["test_set"], row["metric"]) == (test_set, metric) and row["system"] not in out \
-                and level in (None, row["level"]):
-            key = row["segments"]
-            out[row["system"]] = SegmentStats.from_arrays(
-                {n: ev.arrays[f"{key}.{n}"] for n in ("hyp_len", "ref_lens", "matches", "totals")})
-    return out
 
 
 def _ticker(progress: Progress | None, label: str) -> Callable[[int, int], None] | None:
@@ -191,38 +178,47 @@ def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
                             for c in out.comparisons))
 
 
-def analyse_table(plan: Plan, spec: BleuSpec, stats: Mapping[str, SegmentStats],
-                  test_set: str, metric: str,
-                  progress: Progress | None = None) -> dict[str, Any]:
-    """Intervals, paired tests, all pairs and buckets of one test set x metric."""
+def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
+                  test_set: str, label: str, progress: Progress | None = None,
+                  lengths: Callable[[], SegmentLengths] | None = None) -> dict[str, Any]:
+    """Intervals, paired tests, all pairs and buckets of one test set x metric (``label``:
+    its name in the config). ``lengths`` gives the baseline's segment lengths for buckets when
+    the metric reports none."""
     s = plan.settings
     ordered = {s.baseline: stats[s.baseline], **{k: v for k, v in stats.items()
                                                   if k != s.baseline}}
-    label = f"significance {test_set}/{metric}"
+    where = f"significance {test_set}/{label}"
     comparisons: list[ComparisonResult] = []
     intervals = ()
     for method in s.methods:
-        out = sig.paired_analysis(ordered, s.baseline, spec, method, s.trials(method), plan.seed,
-                                  s.mode, s.confidence, _ticker(progress, f"{label} {method}"))
+        out = sig.paired_analysis(ordered, s.baseline, metric, method, s.trials(method),
+                                  plan.seed, s.mode, s.confidence,
+                                  _ticker(progress, f"{where} {method}"))
         comparisons += out.comparisons
         intervals = intervals or out.intervals or _paired_intervals(out)
     if not intervals:  # AR alone: intervals as sacreBLEU's `--confidence` computes them
         intervals = tuple(sig.confidence_intervals(
-            ordered, spec, s.samples, plan.seed, s.mode, s.confidence,
-            _ticker(progress, f"{label} intervals")))
+            ordered, metric, s.samples, plan.seed, s.mode, s.confidence,
+            _ticker(progress, f"{where} intervals")))
     pairs: list[ComparisonResult] = []
     if s.all_pairs:
         for method in s.methods:
-            pairs += sig.all_pairs(ordered, spec, method, s.trials(method), plan.seed,
-                                   s.confidence, _ticker(progress, f"{label} pairs")).comparisons
+            pairs += sig.all_pairs(ordered, metric, method, s.trials(method), plan.seed,
+                                   s.confidence, _ticker(progress, f"{where} pairs")).comparisons
     buckets = None
     if plan.bucketer is not None:
-        results = bucketed_analysis(ordered, s.baseline, spec, plan.bucketer, s.methods[0],
-                                    s.trials(s.methods[0]), plan.seed, s.mode, s.confidence)
+        seg_lengths = metric.lengths(ordered[s.baseline])
+        if seg_lengths is None:
+            if lengths is None:
+                raise ConfigError(f"metric '{label}' reports no segment lengths to bucket by")
+            seg_lengths = lengths()
+        results = bucketed_analysis(ordered, s.baseline, metric, plan.bucketer, seg_lengths,
+                                    s.methods[0], s.trials(s.methods[0]), plan.seed, s.mode,
+                                    s.confidence)
         buckets = {"bucketer": {"name": plan.bucketer.name, "version": plan.bucketer.version,
                                 **dict(plan.bucketer.options)},
                    "results": [b.to_json() for b in results]}
-    return {"test_set": test_set, "metric": metric, "baseline": s.baseline,
+    return {"test_set": test_set, "metric": label, "baseline": s.baseline,
             "segments": len(ordered[s.baseline]), "systems": list(ordered),
             "intervals": [i.to_json() for i in intervals],
             "comparisons": [c.to_json() for c in comparisons],
@@ -258,7 +254,6 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
             progress: Progress | None = None) -> Analysis:
     """Everything of the module docstring, plus drill-down texts and sentence exports."""
     from evalfw.runner import drilldown
-    from evalfw.runner.evaluate import resolve_specs
 
     tables = []
     # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of resamples
@@ -266,16 +261,17 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         for ts in cfg.test_sets:
-            specs = resolve_specs(cfg, host, ts)
-            for metric in plan.metrics:
-                stats = cell_stats(ev, ts.name, metric)
-                tables.append(analyse_table(plan, specs[metric], stats, ts.name, metric,
-                                            progress))
+            for label in plan.metrics:
+                tables.append(analyse_table(
+                    plan, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label), ts.name,
+                    label, progress, lambda ts=ts: drilldown.text_lengths(ts, ev,
+                                                                          plan.settings.baseline)))
         if plan.settings.correction == "holm":
             correct(tables)
         plan.tables = tables
-        files, exports = drilldown.sentence_exports(plan, cfg, host, ev)
-        worst = drilldown.worst_segments(plan, cfg, host, ev)
+        files, exports = drilldown.sentence_exports(ev, cfg, plan.settings.sentence_export)
+        worst = drilldown.worst_segments(ev, cfg, plan.settings.baseline, plan.metrics,
+                                         plan.settings.worst_segments)
     section = {"settings": plan.settings.to_json(), "seed": plan.seed, "tables": tables,
                "drilldown": worst, "exports": exports}
     return Analysis(section, files)

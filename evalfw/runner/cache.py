@@ -1,14 +1,19 @@
-"""A disk cache of per-segment statistics, so re-running an unchanged config skips
-tokenizing and counting.
+"""A disk cache of per-segment statistics, so re-running an unchanged config skips the
+expensive part (tokenizing and counting, or a model) for every metric.
 
 The key is the sha256 of everything the statistics depend on: the content of the hypothesis
-and reference files (in order), the tokenizer's and counter's names, versions and options,
-the orders counted and lowercasing. Smoothing, penalty and mean are *not* in the key: they
-work on the statistics, so every such choice shares one entry. A component bumps its
-``version`` whenever its output could change, which invalidates old entries.
+and reference files (in order) and the metric's ``statistics_key()`` (its name, version and
+the options that shape its statistics). A metric bumps its ``version`` whenever its output
+could change, which invalidates old entries.
 
-Entries are ``.npz`` files written atomically (temporary file, then rename), so concurrent
-runs and interrupted writes never leave a half entry; an unreadable entry counts as a miss.
+The cache is an optimisation, never a source of truth or of failure:
+
+- an entry holds the statistics and the sha256 of their bytes, dtype and shape, written
+  atomically (temporary file, then rename), and is used only when that checksum matches and
+  the metric accepts the values (:meth:`~evalfw.metrics.base.Metric.check_statistics`);
+  anything else is a miss, noted once in :attr:`StatsCache.problems`;
+- a cache that cannot be read or written (read-only or full disk, a file where a directory
+  should be, a device) turns into misses, and the run goes on.
 """
 
 from __future__ import annotations
@@ -18,17 +23,19 @@ import json
 import os
 import tempfile
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
-from evalfw.metrics.bleu.spec import BleuSpec
-from evalfw.metrics.bleu.stats import SegmentStats
+    from evalfw.metrics.base import Metric
 
 #: bump when the entry layout or the key recipe changes
-FORMAT = 1
+FORMAT = 2
 ENV_DIR = "EVALFW_CACHE_DIR"
+ENV_OFF = "EVALFW_NO_CACHE"
 
 
 def default_dir() -> Path:
@@ -48,25 +55,24 @@ def file_digest(path: str | os.PathLike[str]) -> str:
     return h.hexdigest()
 
 
-def stats_key(spec: BleuSpec, hypothesis_digest: str, reference_digests: Sequence[str]) -> str:
-    """The cache key of one (system, test set, counting recipe)."""
+def stats_key(metric: Metric, hypothesis_digest: str, reference_digests: list[str]) -> str:
+    """The cache key of one (system, test set, metric recipe)."""
     recipe = {
         "format": FORMAT,
         "hypotheses": hypothesis_digest,
         "references": list(reference_digests),
-        "tokenizer": _component(spec.tokenizer),
-        "precision": _component(spec.counter),
-        "orders": spec.count_orders,
-        "lowercase": spec.lowercase,
+        "metric": repr(metric.statistics_key()),
     }
-    text = json.dumps(recipe, sort_keys=True, separators=(",", ":"), default=repr)
+    text = json.dumps(recipe, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _component(comp: object) -> dict[str, object]:
-    return {"name": getattr(comp, "name", type(comp).__name__),
-            "version": getattr(comp, "version", "?"),
-            "options": dict(getattr(comp, "options", {}))}
+def checksum(statistics: np.ndarray) -> str:
+    """sha256 of an array's dtype, shape and bytes."""
+    h = hashlib.sha256(f"{statistics.dtype.str}{statistics.shape}".encode())
+    h.update(memoryview(statistics).cast("B") if statistics.flags.c_contiguous
+             else statistics.tobytes())
+    return h.hexdigest()
 
 
 class StatsCache:
@@ -76,32 +82,66 @@ class StatsCache:
         self.directory = Path(directory) if directory is not None else default_dir()
         self.hits = 0
         self.misses = 0
+        #: why entries were not used or not written (each reason once), for the run's warnings
+        self.problems: list[str] = []
 
     def path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.npz"
 
-    def load(self, key: str) -> SegmentStats | None:
-        try:
-            with np.load(self.path(key), allow_pickle=False) as data:
-                return SegmentStats.from_arrays({k: data[k] for k in data.files})
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
-            return None  # missing or damaged: recompute (and overwrite)
+    def _note(self, problem: str) -> None:
+        if problem not in self.problems:
+            self.problems.append(problem)
 
-    def store(self, key: str, stats: SegmentStats) -> None:
+    def load(self, key: str, metric: Metric) -> np.ndarray | None:
+        """The statistics stored under ``key`` if they are intact and ``metric`` accepts them."""
+        import numpy as np
+
+        path = self.path(key)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if set(data.files) != {"statistics", "sha256"}:
+                    raise ValueError("unexpected arrays")
+                stats = data["statistics"]
+                recorded = str(data["sha256"])
+        except (FileNotFoundError, NotADirectoryError):
+            return None  # not cached (a cache that cannot be written is noted by store())
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+            self._note(f"statistics cache entry {path} is unreadable ({exc}); recomputed")
+            return None
+        if checksum(stats) != recorded:
+            self._note(f"statistics cache entry {path} does not match its checksum; recomputed")
+            return None
+        problem = metric.check_statistics(stats)
+        if problem is not None:
+            self._note(f"statistics cache entry {path} is not valid for metric "
+                       f"'{metric.name}' ({problem}); recomputed")
+            return None
+        return stats
+
+    def store(self, key: str, statistics: np.ndarray) -> bool:
+        """Write an entry; False (with the reason in ``problems``) when that is impossible."""
+        import numpy as np
+
         target = self.path(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        tmp = None
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, **stats.to_arrays())
+                np.savez(fh, statistics=statistics, sha256=np.array(checksum(statistics)))
             os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            return True
+        except OSError as exc:
+            self._note(f"cannot write the statistics cache under {self.directory} "
+                       f"({exc.strerror or exc}); the run goes on without it")
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            return False
 
-    def get_or_compute(self, key: str, compute: Callable[[], SegmentStats]) -> SegmentStats:
+    def get_or_compute(self, key: str, metric: Metric,
+                       compute: Callable[[], np.ndarray]) -> np.ndarray:
         """The cached statistics for ``key``, computing and storing them on a miss."""
-        found = self.load(key)
+        found = self.load(key, metric)
         if found is not None:
             self.hits += 1
             return found
@@ -111,38 +151,15 @@ class StatsCache:
         return stats
 
 
-def from_env() -> StatsCache | None:
-    """The cache named by ``$EVALFW_CACHE_DIR``, or None when it is unset."""
-    return StatsCache(os.environ[ENV_DIR]) if os.environ.get(ENV_DIR) else None
-
-
-ENV_OFF = "EVALFW_NO_CACHE"
-
-
 def for_runs(output_dir: str | os.PathLike[str]) -> StatsCache | None:
     """The cache ``evalfw run`` uses: on by default, beside the runs it speeds up
     (``<output_dir>/.cache/stats``), or ``$EVALFW_CACHE_DIR``; off with ``$EVALFW_NO_CACHE=1``
     (``evalfw run --no-cache``). ``evalfw verify`` never uses it: it must recompute."""
     if os.environ.get(ENV_OFF, "") not in ("", "0"):
         return None
-    return from_env() or StatsCache(Path(output_dir) / ".cache" / "stats")
+    if os.environ.get(ENV_DIR):
+        return StatsCache(os.environ[ENV_DIR])
+    return StatsCache(Path(output_dir) / ".cache" / "stats")
 
 
-def cached_cells(store: StatsCache | None, jobs: Sequence[tuple[int, object]],
-                 spec_of: Callable[[object], BleuSpec], system_digests: Sequence[str],
-                 reference_digests: Sequence[str]) -> tuple[dict[tuple[int, object], SegmentStats],
-                                                            dict[tuple[int, object], str]]:
-    """For the runner's (system, index) jobs: the statistics already cached, and the cache key
-    of every job (to store the others once computed)."""
-    if store is None:
-        return {}, {}
-    keys = {job: stats_key(spec_of(job[1]), system_digests[job[0]], reference_digests)
-            for job in jobs}
-    hits = {}
-    for job, key in keys.items():
-        found = store.load(key)
-        if found is not None:
-            hits[job] = found
-    store.hits += len(hits)
-    store.misses += len(keys) - len(hits)
-    return hits, keys
+__all__ = ["StatsCache", "checksum", "file_digest", "for_runs", "stats_key"]

@@ -9,8 +9,9 @@ are matched by name; systems present in one run only are listed, not tested.
 For every test set x metric x common system, run B's statistics are tested against run A's
 (A is the baseline) with the default-mode paired bootstrap (or AR) on the stored per-segment
 statistics, so no text is read. A *regression* is a significant difference (p <= alpha,
-Holm-adjusted when asked) with B scoring lower than A; :func:`check` raises
-:class:`~evalfw.errors.RegressionDetected` (exit status 1) when there is one.
+Holm-adjusted when asked) with B worse than A in the metric's direction (a lower BLEU, a
+higher TER); :func:`check` raises :class:`~evalfw.errors.RegressionDetected` (exit status 1)
+when there is one.
 """
 
 from __future__ import annotations
@@ -20,18 +21,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from evalfw.analysis import apply_holm
 from evalfw.analysis import significance as sig
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.spec import COMPONENT_KEYS, BleuSpec, resolve_spec
-from evalfw.metrics.bleu.stats import SegmentStats
+from evalfw.analysis.results import apply_holm
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
 
 if TYPE_CHECKING:
-    from evalfw.host.host import PluginHost
-    from evalfw.records.load import StoredRun
+    import numpy as np
 
-STAT_NAMES = ("hyp_len", "ref_lens", "matches", "totals")
+    from evalfw.host.host import PluginHost
+    from evalfw.metrics.base import Metric
+    from evalfw.records.load import StoredRun
 
 
 @dataclass
@@ -59,22 +58,44 @@ class Comparison:
                 "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
 
 
-def spec_from_record(host: PluginHost, components: Mapping[str, Any], where: str) -> BleuSpec:
-    """Rebuild a recorded spec; refuse when an installed component's version differs."""
-    opts: dict[str, Any] = {"preset": components["preset"], "max_order": components["max_order"],
-                            "lowercase": components["lowercase"]}
-    if components.get("weights"):
-        opts["weights"] = components["weights"]
-    for key in COMPONENT_KEYS:
-        opts[key] = {k: v for k, v in components[key].items() if k != "version"}
-    spec = resolve_spec(host, opts)
-    for key in COMPONENT_KEYS:
-        have, want = getattr(spec, key).version, components[key]["version"]
-        if have != want:
-            raise EvalfwError(f"{where}: {key} '{components[key]['name']}' was version {want} in "
-                              f"the run but {have} is installed; install the run's version to "
-                              "re-score its statistics")
-    return spec
+def metric_from_record(host: PluginHost, definition: Mapping[str, Any], where: str) -> Metric:
+    """Rebuild a recorded metric; refuse when what is installed defines it differently (a
+    component or metric version, or an option default, changed)."""
+    try:
+        cls = host.registry("metric").get(definition["name"])
+    except EvalfwError as exc:
+        raise EvalfwError(f"{where}: the run used metric '{definition['name']}', which is not "
+                          f"installed: {exc}") from None
+    metric = cls.from_definition(definition, host)
+    now = metric.definition()
+    if now != dict(definition):
+        changed = describe_changes(definition, now)
+        raise EvalfwError(f"{where}: defined differently now than in the run ({changed}); "
+                          "install the versions the run used to re-score its statistics")
+    return metric
+
+
+def describe_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """``key: old -> new`` for every top-level or option difference of two definitions."""
+    out = []
+    for key in sorted(set(old) | set(new)):
+        if key == "options":
+            continue
+        if old.get(key) != new.get(key):
+            out.append(f"{key} {old.get(key)} -> {new.get(key)}")
+    old_opts, new_opts = old.get("options", {}), new.get("options", {})
+    for key in [*old_opts, *(k for k in new_opts if k not in old_opts)]:
+        if old_opts.get(key) != new_opts.get(key):
+            out.append(f"{key} {_describe(old_opts.get(key))} -> {_describe(new_opts.get(key))}")
+    return ", ".join(out) or "no difference"
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, Mapping) and "name" in value:
+        opts = ",".join(f"{k}={v}" for k, v in sorted(value.items())
+                        if k not in ("name", "version"))
+        return f"{value['name']}@{value.get('version')}" + (f"[{opts}]" if opts else "")
+    return repr(value)
 
 
 def _refs(record: Mapping[str, Any], test_set: str) -> list[dict[str, Any]]:
@@ -103,11 +124,10 @@ def differences(a: Mapping[str, Any], b: Mapping[str, Any], metrics: Sequence[st
                        + "; run B " + ", ".join(f"{r['path']} ({r['sha256'][:12]}...)" for r in rb))
         for metric in metrics:
             sa, sb = specs_a.get((name, metric)), specs_b.get((name, metric))
-            if sa and sb and sa["components"] != sb["components"]:
-                keys = [k for k in sa["components"]
-                        if sa["components"][k] != sb["components"].get(k)]
+            if sa and sb and sa["definition"] != sb["definition"]:
                 out.append(f"metric '{metric}' on test set '{name}' is defined differently "
-                           f"({', '.join(keys)}): {sa['signature']} vs {sb['signature']}")
+                           f"({describe_changes(sa['definition'], sb['definition'])}): "
+                           f"{sa['signature']} vs {sb['signature']}")
     return out
 
 
@@ -129,14 +149,25 @@ def _metrics(a: Mapping[str, Any], b: Mapping[str, Any], wanted: str | None) -> 
     return common
 
 
-def _stats(run: StoredRun, arrays: Mapping[str, Any], test_set: str, metric: str,
-           ) -> dict[str, SegmentStats]:
+def _stats(run: StoredRun, arrays: Mapping[str, Any], test_set: str, label: str,
+           metric: Metric) -> dict[str, np.ndarray]:
     out = {}
     for r in run.record["results"]:
-        if (r["test_set"], r["metric"], r["level"]) == (test_set, metric, "corpus"):
-            out[r["system"]] = SegmentStats.from_arrays(
-                {n: arrays[f"{r['segments']}.{n}"] for n in STAT_NAMES})
+        if (r["test_set"], r["metric"], r["level"]) == (test_set, label, "corpus"):
+            stats = run.statistics(arrays, r["segments"], metric)
+            problem = metric.check_statistics(stats)
+            if problem is not None:
+                raise RecordError(f"{run.path}: {test_set}/{r['system']}/{label}: the stored "
+                                  f"statistics are not valid ({problem}); the segments file "
+                                  "is damaged")
+            out[r["system"]] = stats
     return out
+
+
+def _direction(record: Mapping[str, Any], label: str) -> bool:
+    """Whether higher scores of metric ``label`` are better."""
+    return next((bool(m["higher_is_better"]) for m in record["metrics"] if m["name"] == label),
+                True)
 
 
 def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
@@ -160,48 +191,50 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
         for m in metrics:
             spec_json = next(s for s in a["specs"]
                              if (s["test_set"], s["metric"]) == (ts["name"], m))
-            spec = spec_from_record(host, spec_json["components"], f"metric '{m}'")
-            sa, sb = _stats(run_a, arrays_a, ts["name"], m), _stats(run_b, arrays_b, ts["name"], m)
+            metric = metric_from_record(host, spec_json["definition"], f"metric '{m}'")
+            sa = _stats(run_a, arrays_a, ts["name"], m, metric)
+            sb = _stats(run_b, arrays_b, ts["name"], m, metric)
             result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"
                                  for s in [*sa, *sb] if (s in sa) != (s in sb)]
             for system in [s for s in sa if s in sb]:
-                scale = _check_rescored(spec, sa[system], run_a, ts["name"], system, m)
+                scale = _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
                 with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
                     warnings.simplefilter("ignore", UserWarning)
-                    out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", spec,
+                    out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", metric,
                                               method, n, seed, "default")
                 comps.append(out.comparisons[0])
-                where.append((ts["name"], m, system, scale))
+                where.append((ts["name"], m, system, scale, _direction(a, m)))
     if not comps:
         raise EvalfwError("the runs have no system in common (systems are matched by name): "
                           + "; ".join(result.unmatched))
     if correction == "holm":
         comps = apply_holm(comps)
-    for (ts_name, m, system, scale), c in zip(where, comps):
+    for (ts_name, m, system, scale, higher_is_better), c in zip(where, comps):
         verdict = "no significant change"
         if c.significant(alpha) and c.delta != 0:
-            verdict = "improvement" if c.delta > 0 else "regression"
+            verdict = "improvement" if (c.delta > 0) == higher_is_better else "regression"
         result.rows.append({"test_set": ts_name, "metric": m, "system": system,
                             "score_a": c.baseline_score, "score_b": c.score, "delta": c.delta,
                             "p_value": c.p_value, "p_adjusted": c.p_adjusted,
                             "delta_lower": c.delta_lower, "delta_upper": c.delta_upper,
-                            "score_scale": scale, "verdict": verdict})
+                            "score_scale": scale, "higher_is_better": higher_is_better,
+                            "verdict": verdict})
     return result
 
 
-def _check_rescored(spec: BleuSpec, stats: SegmentStats, run: StoredRun, test_set: str,
-                    system: str, metric: str) -> float:
+def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set: str,
+                    system: str, label: str) -> float:
     """The rebuilt spec must give the recorded score, else the tests would test other numbers.
     Returns the result's score scale."""
     row = next(r for r in run.record["results"] if (r["test_set"], r["system"], r["metric"],
-                                                    r["level"]) == (test_set, system, metric,
+                                                    r["level"]) == (test_set, system, label,
                                                                     "corpus"))
     recorded = row["score"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        score = engine.corpus_score(spec, stats).score
+        score = metric.score(stats)
     if score != recorded:
-        raise RecordError(f"{run.path}: {test_set}/{system}/{metric}: the stored statistics "
+        raise RecordError(f"{run.path}: {test_set}/{system}/{label}: the stored statistics "
                           f"score {score!r} now but {recorded!r} was recorded; run "
                           "`evalfw verify` on it to see why")
     return row["score_scale"]

@@ -11,6 +11,7 @@ import importlib.metadata
 import os
 import platform
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalfw.io.text import display_path
@@ -42,9 +43,9 @@ def plugin_facts(host: PluginHost) -> list[dict[str, Any]]:
     return out
 
 
-def environment(host: PluginHost) -> dict[str, Any]:
-    from evalfw.metrics.bleu.counting import kernel as native
-
+def environment(host: PluginHost, metrics: Sequence[str] = ()) -> dict[str, Any]:
+    """The record's environment; ``metrics`` (registered names) say which code computed
+    their statistics (a compiled kernel or numpy: the same numbers either way)."""
     packages: dict[str, str | None] = {name: package_version(name) for name in PACKAGES}
     for info in host.plugins:
         if info.distribution:
@@ -55,6 +56,15 @@ def environment(host: PluginHost) -> dict[str, Any]:
         "platform": platform.platform(),
         "packages": packages,
         "variables": {k: os.environ[k] for k in ENV_ALLOWLIST if k in os.environ},
-        # the same numbers either way; says which code computed them
-        "counting": native.describe(),
+        "implementations": implementations(host, metrics),
     }
+
+
+def implementations(host: PluginHost, metrics: Sequence[str]) -> dict[str, str]:
+    """Metric name -> which code computes its statistics, for the metrics that say."""
+    out = {}
+    for name in dict.fromkeys(metrics):
+        text = host.registry("metric").get(name).implementation()
+        if text:
+            out[name] = text
+    return out

@@ -1,43 +1,41 @@
-"""Scoring a config: read every input once, index references once, score every cell.
+"""Scoring a config: read every input once, prepare references once, score every cell.
 
 For each test set the references (and source, and systems) are read and checked to be
-aligned before anything is scored, so a bad file fails the run early. Metrics whose
-statistics would be identical (same tokenizer, case, counter and orders) share one reference
-index and one set of per-segment statistics per system: the expensive part, tokenizing and
-counting, is done once. The statistics of each (test set, system, index) are a *cell*, stored
-in the segments file under ``c<i>``; sentence-level scores under ``s<j>``.
+aligned before anything is scored, so a bad file fails the run early. Every metric of the
+config is built for the test set; metrics whose statistics would be identical (equal
+``statistics_key()``, e.g. BLEU variants that differ only in smoothing) share one computation
+per system, and metrics with equal ``references_key()`` share one reference preparation. The
+statistics of each (test set, system, statistics key) are a *cell*, stored in the segments
+file under ``c<i>``; sentence-level scores under ``s<j>``. The statistics jobs (one per system
+and statistics key) run on an :class:`~evalfw.executors.base.Executor`.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from evalfw.runner import cache as stats_cache
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.errors import ConfigError, InputError
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
+from evalfw.runner import cache as stats_cache
 
 if TYPE_CHECKING:
-    from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-    from evalfw.config import ExperimentConfig, TestSetConfig
+    import numpy as np
+
+    from evalfw.config import ExperimentConfig, MetricConfig, TestSetConfig
+    from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
+    from evalfw.metrics.base import Metric
 
 #: progress(done, total, label)
 Progress = Callable[[int, int, str], None]
-#: BleuScore.to_json keys that belong to the spec, not to one result
-_SPEC_KEYS = ("name", "signature", "sacrebleu_signature")
 
 
 @dataclass
 class Evaluation:
-    """Everything a record needs from scoring."""
+    """Everything a record needs from scoring, and the metrics that scored it."""
 
     inputs: list[dict[str, Any]] = field(default_factory=list)
     test_sets: list[dict[str, Any]] = field(default_factory=list)
@@ -47,12 +45,15 @@ class Evaluation:
     arrays: dict[str, np.ndarray] = field(default_factory=dict)
     cells: dict[str, dict[str, str]] = field(default_factory=dict)
     sentence_arrays: int = 0
+    #: (test set, metric name in the config) -> the metric as built for that test set
+    metrics: dict[tuple[str, str], Metric] = field(default_factory=dict)
+    #: messages about the statistics cache (unusable entries, a cache that cannot be written)
+    cache_notes: list[str] = field(default_factory=list)
 
-    def add_cell(self, test_set: str, system: str, stats: SegmentStats) -> str:
+    def add_cell(self, test_set: str, system: str, stats: np.ndarray) -> str:
         key = f"c{len(self.cells)}"
         self.cells[key] = {"test_set": test_set, "system": system}
-        for name, arr in stats.to_arrays().items():
-            self.arrays[f"{key}.{name}"] = arr
+        self.arrays[key] = stats
         return key
 
     def add_sentence_scores(self, scores: np.ndarray) -> str:
@@ -61,11 +62,32 @@ class Evaluation:
         self.arrays[key] = scores
         return key
 
+    def statistics(self, test_set: str, metric: str,
+                   level: str | None = "corpus") -> dict[str, np.ndarray]:
+        """System -> statistics rows of ``metric``'s results on ``test_set`` (at ``level``;
+        None: any level), in result order."""
+        out: dict[str, np.ndarray] = {}
+        for row in self.results:
+            if (row["test_set"], row["metric"]) == (test_set, metric) \
+                    and row["system"] not in out and level in (None, row["level"]):
+                out[row["system"]] = self.arrays[row["segments"]]
+        return out
 
-def index_key(spec: BleuSpec) -> tuple[Any, ...]:
-    """What the reference index and per-segment statistics depend on."""
-    return (spec.tokenizer.describe(), spec.lowercase, spec.counter.describe(),
-            spec.count_orders)
+
+def build_metric(host: PluginHost, config: MetricConfig, ts: TestSetConfig) -> Metric:
+    """Metric ``config`` as it applies to test set ``ts`` (its default tokenizer applies to a
+    metric that takes a tokenizer and chooses none)."""
+    cls = host.registry("metric").get(config.metric)
+    try:
+        return cls.create(config.options_for(ts, cls), host=host)
+    except ConfigError as exc:
+        raise type(exc)(f"metric '{config.name}' on test set '{ts.name}': {exc}") from exc
+
+
+def build_metrics(cfg: ExperimentConfig, host: PluginHost,
+                  ts: TestSetConfig) -> dict[str, Metric]:
+    """Every metric of the config on ``ts``, by its name in the config."""
+    return {m.name: build_metric(host, m, ts) for m in cfg.metrics}
 
 
 def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> tuple[list[TextFile], list[TextFile]]:
@@ -99,131 +121,127 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> tuple[list[TextFile], l
     return refs, systems
 
 
-# Work shared with forked worker processes (--jobs): set before the pool starts, read-only.
-_SHARED: dict[str, Any] = {}
+@dataclass
+class TestSetWork:
+    """What the statistics jobs of one test set share, read-only: the hypotheses of every
+    system, the metric computing each statistics key, and the prepared references."""
+
+    __test__ = False  # not a pytest test class despite the name
+
+    systems: list[list[str]]
+    metrics: dict[Hashable, Metric]
+    prepared: dict[Hashable, Any]
 
 
-def _stats_job(job: tuple[int, tuple[Any, ...]]) -> dict[str, np.ndarray]:
+def statistics_job(work: TestSetWork, job: tuple[int, Hashable]) -> np.ndarray:
+    """The statistics of one system under one statistics key (runs on an executor)."""
     system, key = job
-    spec, index = _SHARED["indexes"][key]
-    return engine.segment_stats(spec, _SHARED["systems"][system], index).to_arrays()
+    metric = work.metrics[key]
+    return metric.segment_statistics(work.systems[system],
+                                     work.prepared[metric.references_key()])
 
 
-def _all_stats(jobs: list[tuple[int, tuple[Any, ...]]], n_jobs: int,
-               tick: Callable[[], None]) -> list[SegmentStats]:
-    from evalfw.metrics.bleu.stats import SegmentStats
-
-    if n_jobs > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        with multiprocessing.get_context("fork").Pool(min(n_jobs, len(jobs))) as pool:
-            out = []
-            for arrays in pool.imap(_stats_job, jobs):
-                out.append(SegmentStats.from_arrays(arrays))
-                tick()
-            return out
-    out = []
-    for job in jobs:
-        out.append(SegmentStats.from_arrays(_stats_job(job)))
-        tick()
-    return out
-
-
-def resolve_specs(cfg: ExperimentConfig, host: PluginHost,
-                  ts: TestSetConfig) -> dict[str, BleuSpec]:
-    """Each metric's spec on ``ts`` (its tokenizer applies where a metric sets none)."""
-    specs: dict[str, BleuSpec] = {}
-    for metric in cfg.metrics:
-        try:
-            specs[metric.name] = resolve_spec(host, metric.options_for(ts))
-        except ConfigError as exc:
-            raise type(exc)(f"metric '{metric.name}' on test set '{ts.name}': {exc}") from exc
-    return specs
-
-
-def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, specs: dict[str, BleuSpec],
-                   ev: Evaluation, progress: Progress | None, n_jobs: int, done: list[int],
-                   total: int, store: stats_cache.StatsCache | None = None) -> None:
+def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
+                   ev: Evaluation, executor: Executor, tick: Callable[[str], None],
+                   store: stats_cache.StatsCache | None = None) -> None:
     refs, systems = _read_test_set(ts, ev)
     nrefs = len(refs)
-    indexes: dict[tuple[Any, ...], tuple[BleuSpec, ReferenceIndex]] = {}
-    for metric in cfg.metrics:
-        spec = specs[metric.name]
-        key = index_key(spec)
-        if key not in indexes:
-            indexes[key] = (spec, None)  # type: ignore[assignment]  # built below if needed
+    by_key: dict[Hashable, Metric] = {}
+    for config in cfg.metrics:
+        metric = metrics[config.name]
+        ev.metrics[(ts.name, config.name)] = metric
+        by_key.setdefault(metric.statistics_key(), metric)
         ev.specs.append({
-            "test_set": ts.name, "metric": metric.name, "nrefs": nrefs,
-            "components": spec.to_json(), "signature": spec.signature(nrefs),
-            "sacrebleu_signature": spec.foreign_signature(nrefs),
+            "test_set": ts.name, "metric": config.name, "nrefs": nrefs,
+            "definition": metric.definition(), "signature": metric.signature(nrefs),
+            "sacrebleu_signature": metric.foreign_signature(nrefs),
         })
-    keys = list(indexes)
-    jobs = [(s, k) for s in range(len(systems)) for k in keys]
-    # statistics cache: reuse cells of unchanged inputs and counting recipes
-    hits, cache_keys = stats_cache.cached_cells(
-        store, jobs, lambda k: indexes[k][0], [f.sha256 for f in systems],
-        [f.sha256 for f in refs])
-    for key in {k for s, k in jobs if (s, k) not in hits}:
-        spec = indexes[key][0]
-        indexes[key] = (spec, engine.index_references(spec, [f.lines for f in refs]))
-
-    def tick() -> None:
-        done[0] += 1
-        if progress:
-            progress(done[0], total, ts.name)
-
-    _SHARED.update(indexes=indexes, systems=[f.lines for f in systems])
+    jobs = [(s, key) for s in range(len(systems)) for key in by_key]
+    keys, hits = _cached(store, jobs, by_key, systems, refs)
     todo = [job for job in jobs if job not in hits]
-    try:
-        fresh = dict(zip(todo, _all_stats(todo, n_jobs, tick)))
-    finally:
-        _SHARED.clear()
-    for job in hits:
-        tick()
-    for job, stats in fresh.items():
+    prepared: dict[Hashable, Any] = {}
+    for _, key in todo:  # each reference preparation once, only where something is computed
+        metric = by_key[key]
+        if metric.references_key() not in prepared:
+            prepared[metric.references_key()] = metric.prepare_references(
+                [f.lines for f in refs])
+    work = TestSetWork([f.lines for f in systems], by_key, prepared)
+    fresh = {}
+    for job, stats in zip(todo, executor.map(statistics_job, todo, work)):
+        fresh[job] = stats
+        tick(ts.name)
         if store is not None:
-            store.store(cache_keys[job], stats)
-    all_stats = [hits[job] if job in hits else fresh[job] for job in jobs]
-    cells = {}
-    for (s, key), stats in zip(jobs, all_stats):
-        cells[(s, key)] = (ev.add_cell(ts.name, ts.systems[s][0], stats), stats)
+            store.store(keys[job], stats)
+    for _ in hits:
+        tick(ts.name)
+    cells = {job: ev.add_cell(ts.name, ts.systems[job[0]][0], hits.get(job, fresh.get(job)))
+             for job in jobs}
     for s, (name, _) in enumerate(ts.systems):
-        for metric in cfg.metrics:
-            spec = specs[metric.name]
-            cell, stats = cells[(s, index_key(spec))]
-            base = {"test_set": ts.name, "system": name, "metric": metric.name}
-            for level in metric.levels:
-                row = _corpus_row(spec, stats) if level == "corpus" else \
-                    _sentence_row(spec, stats, ev)
+        for config in cfg.metrics:
+            metric = metrics[config.name]
+            cell = cells[(s, metric.statistics_key())]
+            stats = ev.arrays[cell]
+            base = {"test_set": ts.name, "system": name, "metric": config.name}
+            for level in config.levels:
+                row = _corpus_row(metric, stats, nrefs) if level == "corpus" else \
+                    _sentence_row(metric, stats, ev)
                 ev.results.append({**base, "level": level, **row, "segments": cell})
 
 
-def _corpus_row(spec: BleuSpec, stats: SegmentStats) -> dict[str, Any]:
-    score = engine.corpus_score(spec, stats)
-    row = {k: v for k, v in score.to_json().items() if k not in _SPEC_KEYS}
-    row["precision_scale"] = score.precision_scale
-    return row
+def _cached(store: stats_cache.StatsCache | None, jobs: list[tuple[int, Hashable]],
+            by_key: dict[Hashable, Metric], systems: list[TextFile], refs: list[TextFile]
+            ) -> tuple[dict[tuple[int, Hashable], str], dict[tuple[int, Hashable], Any]]:
+    """Cache keys of the jobs and the statistics already cached (none without a cache)."""
+    if store is None:
+        return {}, {}
+    digests = [f.sha256 for f in refs]
+    keys = {job: stats_cache.stats_key(by_key[job[1]], systems[job[0]].sha256, digests)
+            for job in jobs}
+    hits = {}
+    for job, key in keys.items():
+        found = store.load(key, by_key[job[1]])
+        if found is not None:
+            hits[job] = found
+    store.hits += len(hits)
+    store.misses += len(keys) - len(hits)
+    return keys, hits
 
 
-def _sentence_row(spec: BleuSpec, stats: SegmentStats, ev: Evaluation) -> dict[str, Any]:
-    scores = engine.sentence_scores(spec, stats)
-    values = np.array([float(s.score) for s in scores], dtype=np.float64)
+def _corpus_row(metric: Metric, stats: np.ndarray, nrefs: int) -> dict[str, Any]:
+    return metric.record_fields(metric.result(stats, nrefs))
+
+
+def _sentence_row(metric: Metric, stats: np.ndarray, ev: Evaluation) -> dict[str, Any]:
+    values = metric.sentence_scores(stats)
     return {
         "score": math.fsum(values.tolist()) / len(values), "n": len(values),
         "min": float(values.min()), "max": float(values.max()),
-        "score_scale": scores[0].score_scale, "sentence_scores": ev.add_sentence_scores(values),
+        "score_scale": metric.score_scale, "sentence_scores": ev.add_sentence_scores(values),
     }
 
 
 def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | None = None,
-             jobs: int = 1, cache: bool = True) -> Evaluation:
+             executor: Executor | None = None, cache: bool = True) -> Evaluation:
     """Score every test set x system x metric of ``cfg`` (reusing cached per-segment
-    statistics of unchanged inputs unless ``cache`` is false)."""
+    statistics of unchanged inputs unless ``cache`` is false) on ``executor`` (default:
+    this process)."""
     store = stats_cache.for_runs(cfg.output_dir) if cache else None
     ev = Evaluation()
-    # every spec is resolved before any file is read: a bad metric fails fast
-    plans = [(ts, resolve_specs(cfg, host, ts)) for ts in cfg.test_sets]
-    total = sum(len(ts.systems) * len({index_key(s) for s in specs.values()})
-                for ts, specs in plans)
+    # every metric is built before any file is read: a bad metric fails fast
+    plans = [(ts, build_metrics(cfg, host, ts)) for ts in cfg.test_sets]
+    total = sum(len(ts.systems) * len({m.statistics_key() for m in metrics.values()})
+                for ts, metrics in plans)
     done = [0]
-    for ts, specs in plans:
-        score_test_set(cfg, ts, specs, ev, progress, jobs, done, total, store)
+
+    def tick(label: str) -> None:
+        done[0] += 1
+        if progress:
+            progress(done[0], total, label)
+
+    if executor is None:
+        executor = host.component("executor", "serial")
+    for ts, metrics in plans:
+        score_test_set(cfg, ts, metrics, ev, executor, tick, store)
+    if store is not None:
+        ev.cache_notes = list(store.problems)
     return ev

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from evalfw.version import __version__
 from evalfw.io.text import display_path
-from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, plain
+from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, SEGMENTS_FORMAT, plain
 from evalfw.records.store import encode_segments, write_version
 from evalfw.runner.environment import environment, plugin_facts
 from evalfw.runner.evaluate import Evaluation, Progress, evaluate
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, Override
+    from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
 
 
@@ -51,9 +52,9 @@ def load(config: Any, overrides: Iterable[str | Override] = (),
             raise ConfigError("overrides apply to a config path; pass the path, not a loaded "
                               "ExperimentConfig, together with overrides")
         if host is None:
-            from evalfw.api import default_host
+            from evalfw.host.host import PluginHost
 
-            host = default_host()
+            host = PluginHost.create()
         return config, host
     return load_config(config, overrides, host=host)
 
@@ -78,7 +79,7 @@ def _cwd_from(exp_dir: Path) -> str:
 
 
 def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segments: bytes,
-                 argv: Sequence[str] | None) -> dict[str, Any]:
+                 argv: Sequence[str] | None, executor: Executor | None = None) -> dict[str, Any]:
     record: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "evalfw_version": __version__,
@@ -97,17 +98,20 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
             "resolved_sha256": cfg.sha256,
         },
         "seed": cfg.seed,
-        "environment": environment(host),
+        "environment": environment(host, [m.metric for m in cfg.metrics]),
+        "executor": executor.describe() if executor is not None else {"name": "serial"},
         "plugins": plugin_facts(host),
         "inputs": ev.inputs,
         "test_sets": ev.test_sets,
-        "metrics": [{"name": m.name, "preset": m.preset, "levels": list(m.levels),
-                     "options": dict(m.options)} for m in cfg.metrics],
+        "metrics": [{"name": m.name, "metric": m.metric, "levels": list(m.levels),
+                     "options": dict(m.options),
+                     "higher_is_better": host.registry("metric").get(m.metric).higher_is_better}
+                    for m in cfg.metrics],
         "specs": ev.specs,
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],
         "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
-                     "format": "npz-1", "cells": ev.cells},
+                     "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
     return plain(record)
 
@@ -123,19 +127,33 @@ def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
     return render
 
 
+def choose_executor(host: PluginHost, jobs: int = 1) -> Executor:
+    """``serial`` for one job at a time, else the ``processes`` pool with ``jobs`` workers."""
+    if jobs > 1:
+        return host.component("executor", "processes", {"workers": jobs})  # type: ignore[no-any-return]
+    return host.component("executor", "serial")  # type: ignore[no-any-return]
+
+
 def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                    host: PluginHost | None = None, progress: Progress | None = None,
                    argv: Sequence[str] | None = None, jobs: int = 1,
-                   store: bool = True, cache: bool = True) -> RunOutcome:
+                   executor: Executor | None = None, store: bool = True,
+                   cache: bool = True) -> RunOutcome:
+    """Run a config (see :func:`run`); ``executor`` (default: chosen by ``jobs``) runs the
+    statistics jobs, ``store=False`` keeps the record in memory, ``cache=False`` recomputes
+    every statistic."""
     from evalfw.runner import analyse as significance
 
     cfg, host = load(config, overrides, host)
     render = report_files(host, cfg)  # unknown reporters fail before scoring
     plan = significance.prepare(cfg, host)  # so does a bad significance block
-    ev = evaluate(cfg, host, progress=progress, jobs=jobs, cache=cache)
+    if executor is None:
+        executor = choose_executor(host, jobs)
+    with executor:
+        ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
     analysis = significance.analyse(plan, cfg, host, ev, progress) if plan else None
     segments = encode_segments(ev.arrays)
-    record = build_record(cfg, host, ev, segments, argv)
+    record = build_record(cfg, host, ev, segments, argv, executor)
     if analysis is not None:
         record["significance"] = plain(analysis.section)
         render = significance.with_files(render, analysis.files)

@@ -2,11 +2,14 @@
 
 The re-run happens in the run's working directory (recorded relative to the version
 directory, so the record holds no absolute path) with the recorded ``--set`` overrides. The
-verdict is *identical* only when every input file still has its recorded sha256 and every
-number -- scores, precisions, counts, lengths and each per-segment statistic -- is equal
-(``==``, not approximately). Otherwise each difference is explained: the input whose hash
-changed, the component or package whose version differs, the score that moved and by how much.
-Version differences that leave every number unchanged are reported as notes.
+verdict is *identical* only when the config file and every input file still have their
+recorded sha256 and every number -- scores, what each metric reports with them (BLEU's
+precisions, counts, lengths), each per-segment statistic and the significance section -- is
+equal (``==``, not approximately). Otherwise each difference is explained: the input whose hash
+changed, the metric, component or package whose version differs, the score that moved and by
+how much. Differences that leave every number unchanged (versions, the defaults evalfw fills
+into a config, the executor) are reported as notes. Records of earlier schema versions are
+verified the same way (:mod:`evalfw.records.upgrade`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,12 +26,14 @@ import numpy as np
 
 from evalfw.errors import EvalfwError, RecordError
 from evalfw.records.load import StoredRun, load_segments, open_run
+from evalfw.runner.compare import describe_changes
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
+    from evalfw.runner.run import RunOutcome
 
-NUMERIC_FIELDS = ("score", "scores", "precisions", "counts", "totals", "bp", "ratio", "hyp_len",
-                  "ref_len", "n", "min", "max")
+#: result fields that are not numbers a metric computed
+LABEL_FIELDS = ("test_set", "system", "metric", "level", "segments", "sentence_scores")
 
 
 @dataclass
@@ -77,9 +82,11 @@ def _diff_versions(old: dict[str, Any], new: dict[str, Any], what: str) -> list[
 def compare_environment(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     oe, ne = old["environment"], new["environment"]
     out = _diff_versions(oe["packages"], ne["packages"], "package")
-    for key in ("python", "implementation", "counting"):  # counting: absent in older records
+    for key in ("python", "implementation"):
         if key in oe and oe[key] != ne.get(key):
             out.append(f"{key} {oe[key]} -> {ne.get(key)}")
+    out += _diff_versions(oe.get("implementations", {}), ne.get("implementations", {}),
+                          "code computing")
 
     def plugins(rec: dict[str, Any]) -> dict[str, str]:
         return {p["name"]: p.get("version") or p.get("sha256") or p["source"]
@@ -98,20 +105,9 @@ def compare_specs(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         where = f"metric '{key[1]}' on test set '{key[0]}'"
         if other is None:
             out.append(f"{where} is no longer computed")
-            continue
-        for comp, value in spec["components"].items():
-            now = other["components"].get(comp)
-            if value != now:
-                out.append(f"{where}: {comp} {_describe(value)} -> {_describe(now)}")
+        elif spec["definition"] != other["definition"]:
+            out.append(f"{where}: {describe_changes(spec['definition'], other['definition'])}")
     return out
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, dict) and "name" in value:
-        opts = ",".join(f"{k}={v}" for k, v in sorted(value.items())
-                        if k not in ("name", "version"))
-        return f"{value['name']}@{value.get('version')}" + (f"[{opts}]" if opts else "")
-    return repr(value)
 
 
 def _moved(name: str, old: Any, new: Any) -> str:
@@ -133,7 +129,8 @@ def compare_results(old: dict[str, Any], new: dict[str, Any], verdict: Verdict) 
             verdict.problems.append(f"{label}: no longer computed")
             continue
         verdict.compared += 1
-        moved = [_moved(f, row.get(f), other.get(f)) for f in NUMERIC_FIELDS
+        fields = [f for f in (*row, *(f for f in other if f not in row)) if f not in LABEL_FIELDS]
+        moved = [_moved(f, row.get(f), other.get(f)) for f in fields
                  if row.get(f) != other.get(f)]
         if moved:
             verdict.problems.append(f"{label}: " + "; ".join(moved))
@@ -141,28 +138,34 @@ def compare_results(old: dict[str, Any], new: dict[str, Any], verdict: Verdict) 
         verdict.problems.append(f"{' / '.join(k[:3])} ({k[3]}): computed now but not recorded")
 
 
-def compare_segments(old: dict[str, Any], old_arrays: dict[str, np.ndarray],
-                     new: dict[str, Any], new_arrays: dict[str, np.ndarray],
-                     verdict: Verdict) -> None:
+def compare_segments(stored: StoredRun, old_arrays: dict[str, np.ndarray],
+                     outcome: RunOutcome, verdict: Verdict) -> None:
+    """Every stored per-segment statistic and sentence score against the re-run's."""
+    old, new, ev = stored.record, outcome.record, outcome.evaluation
     new_rows = {(r["test_set"], r["system"], r["metric"], r["level"]): r for r in new["results"]}
     seen: set[tuple[str, str]] = set()
     for row in old["results"]:
         other = new_rows.get((row["test_set"], row["system"], row["metric"], row["level"]))
         if other is None:
             continue
-        pairs = [(f"{row['segments']}.{n}", f"{other['segments']}.{n}", n)
-                 for n in ("hyp_len", "ref_lens", "matches", "totals")]
+        pairs = [(row["segments"], other["segments"], "statistics")]
         if "sentence_scores" in row and "sentence_scores" in other:
             pairs.append((row["sentence_scores"], other["sentence_scores"], "sentence scores"))
         for a, b, name in pairs:
             if (a, b) in seen:
                 continue
             seen.add((a, b))
-            x, y = old_arrays.get(a), new_arrays.get(b)
+            y = ev.arrays.get(b)
+            try:
+                x = stored.statistics(old_arrays, a, ev.metrics[(row["test_set"], row["metric"])]) \
+                    if name == "statistics" else old_arrays.get(a)
+            except (KeyError, ValueError, TypeError):
+                x = None
             if x is None or y is None or x.shape != y.shape:
                 verdict.problems.append(
-                    f"{row['test_set']} / {row['system']}: per-segment {name} have shape "
-                    f"{None if x is None else x.shape} -> {None if y is None else y.shape}")
+                    f"{row['test_set']} / {row['system']} / {row['metric']}: per-segment {name} "
+                    f"have shape {None if x is None else x.shape} -> "
+                    f"{None if y is None else y.shape}")
                 continue
             diff = x != y
             if diff.any():
@@ -200,17 +203,52 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdi
         verdict.problems.append(f"re-running the config failed: {exc}")
         return verdict
     new = outcome.record
-    if new["config"]["resolved_sha256"] != record["config"]["resolved_sha256"]:
-        verdict.problems.append(
-            f"config {config} changed since the run: resolved config sha256 "
-            f"{record['config']['resolved_sha256'][:12]}... -> "
-            f"{new['config']['resolved_sha256'][:12]}...")
     versions = compare_environment(record, new) + compare_specs(record, new)
+    if new["config"]["sha256"] != record["config"]["sha256"]:
+        verdict.problems.append(
+            f"config {config} changed since the run: sha256 {str(record['config']['sha256'])[:12]}"
+            f"... -> {str(new['config']['sha256'])[:12]}...")
+    elif new["config"]["resolved_sha256"] != record["config"]["resolved_sha256"]:
+        versions.append("the config as evalfw completes it (defaults filled in) has another "
+                        f"sha256 ({record['config']['resolved_sha256'][:12]}... -> "
+                        f"{new['config']['resolved_sha256'][:12]}...)")
     compare_results(record, new, verdict)
-    compare_segments(record, old_arrays, new, outcome.evaluation.arrays, verdict)
-    from evalfw.runner.drilldown import compare_significance  # significance section (issue 4)
-
+    compare_segments(stored, old_arrays, outcome, verdict)
     verdict.problems.extend(compare_significance(record, new))
     # versions explain moved numbers; when nothing moved they are only worth a note
     (verdict.problems if verdict.problems else verdict.notes).extend(versions)
     return verdict
+
+
+# ----------------------------------------------------------------------------- significance
+
+
+def _diff(old: Any, new: Any, path: str, out: list[str], limit: int) -> None:
+    if len(out) >= limit or old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [*old, *(k for k in new if k not in old)]:
+            _diff(old.get(key), new.get(key), f"{path}.{key}", out, limit)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            label = a.get("system") or a.get("test_set") or a.get("label") \
+                if isinstance(a, dict) else None
+            _diff(a, b, f"{path}[{label or i}]", out, limit)
+    else:
+        moved = f" ({new - old:+.6g})" if all(isinstance(v, (int, float)) and
+                                             not isinstance(v, bool) for v in (old, new)) else ""
+        out.append(f"significance{path}: {old!r} -> {new!r}{moved}")
+
+
+def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any],
+                         limit: int = 20) -> list[str]:
+    """Differences between the significance sections of a stored and a re-run record."""
+    a, b = old.get("significance"), new.get("significance")
+    if a is None and b is None:
+        return []
+    if a is None or b is None:
+        return [f"significance analysis {'added' if a is None else 'missing'} in the re-run "
+                "(the config's significance block changed)"]
+    out: list[str] = []
+    _diff(a, b, "", out, limit)
+    return out

@@ -150,9 +150,7 @@ class Bleu(Metric):
                    segments: int = 1) -> np.ndarray:
         from evalfw.metrics.bleu.batch import BatchScorer
 
-        return BatchScorer(self.spec).scores(self._legacy_sums(sums),
-                                             None if last is None else self._legacy_last(last),
-                                             segments)
+        return BatchScorer(self.spec).scores(sums, last, segments)
 
     @property
     def sacrebleu_resampling(self) -> bool:
@@ -163,7 +161,7 @@ class Bleu(Metric):
     def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
         from evalfw.metrics.bleu.batch import sacrebleu_float32_score
 
-        return sacrebleu_float32_score(self.spec, self._legacy_sums(sums[None, :])[0], 0)
+        return sacrebleu_float32_score(self.spec, sums)
 
     def lengths(self, statistics: np.ndarray) -> SegmentLengths:
         return SegmentLengths(statistics[:, 0], statistics[:, 1])
@@ -219,19 +217,3 @@ class Bleu(Metric):
         n, width = self.spec.max_order, self.spec.count_orders
         return fast.row_scores(self.spec, statistics[:, 0], statistics[:, 1],
                                statistics[:, 2:2 + n], statistics[:, 2 + width:2 + width + n])
-
-    def _legacy_sums(self, sums: np.ndarray) -> np.ndarray:
-        """Rows in the resampling layout of :mod:`evalfw.metrics.bleu.batch`:
-        [hyp_len, ref_len, matches_1..n, totals_1..n] for the BLEU order n."""
-        import numpy as np
-
-        n, width = self.spec.max_order, self.spec.count_orders
-        return np.concatenate([sums[:, :2 + n], sums[:, 2 + width:2 + width + n]], axis=1)
-
-    def _legacy_last(self, last: np.ndarray) -> np.ndarray:
-        """Last rows as the batch scorer reads them: [hyp_len, matches_1..k, totals_1..k]."""
-        import numpy as np
-
-        k, width = self.spec.smoothing.needs_orders, self.spec.count_orders
-        return np.concatenate([last[:, :1], last[:, 2:2 + k], last[:, 2 + width:2 + width + k]],
-                              axis=1)

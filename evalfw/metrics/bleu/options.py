@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from evalfw.errors import EvalfwError
 from evalfw.metrics.bleu.spec import ALIASES, COMPONENT_KEYS, DEFAULT_PRESET
+from evalfw.plugin.choices import check_choice, choices_text, component_schema, lookup, plain
 
 if TYPE_CHECKING:
     from evalfw.plugin.component import Components
@@ -54,48 +54,11 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 }
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _entry_class(host: Components, kind: str, name: str, path: tuple[str | int, ...],
-                 checker: OptionChecker) -> Any:
-    try:
-        return host.registry(kind).get(name)
-    except EvalfwError as exc:  # unknown name (with suggestions) or two providers
-        checker.fail(path, str(exc), type(exc))
-
-
-def check_choice(host: Components, kind: str, value: Any, path: tuple[str | int, ...],
-                 checker: OptionChecker, preset_choice: Any = None) -> None:
-    """Check one component choice (``preset_choice``: what the preset picked for the slot)."""
-    if isinstance(value, str):
-        _entry_class(host, kind, value, path, checker)
-        return
-    options = {k: v for k, v in value.items() if k != "name"}
-    if "name" in value:
-        cls = _entry_class(host, kind, value["name"], (*path, "name"), checker)
-    else:
-        base = {"name": preset_choice} if isinstance(preset_choice, str) else dict(
-            preset_choice or {})
-        if not base.get("name"):
-            checker.fail(path, f"no {kind.replace('_', ' ')} name given; write "
-                               f"{{name: <{kind}>, ...}} (see `evalfw plugins --all`)")
-        cls = _entry_class(host, kind, base.pop("name"), path, checker)
-        options = {**base, **options}  # the preset's options, adjusted by the config's
-    checker.check(_plain(cls.options_schema), options, path,
-                  f" (options of {kind.replace('_', ' ')} '{cls.name}')")
-
-
 def check_components(options: Mapping[str, Any], host: Components,
                      checker: OptionChecker) -> None:
     """Every component a BLEU metric entry names exists, and its options fit its schema."""
     preset_name = options.get("preset", DEFAULT_PRESET)
-    preset = _entry_class(host, "preset", preset_name, ("preset",), checker)
+    preset = lookup(host, "preset", preset_name, ("preset",), checker).cls
     settings = getattr(preset, "settings", {}) or {}
     settings = {ALIASES.get(k, k): v for k, v in settings.items()}
     for alias, key in ALIASES.items():
@@ -108,51 +71,12 @@ def check_components(options: Mapping[str, Any], host: Components,
                 check_choice(host, key, options[written], (written,), checker, settings.get(key))
 
 
-def check_test_set_tokenizer(value: Any, host: Components, checker: OptionChecker) -> None:
-    """A test set's default tokenizer (``test_sets[i].tokenizer``)."""
-    check_choice(host, "tokenizer", value, (), checker)
-
-
 # --------------------------------------------------------------------------- evalfw schema
-
-
-def _choices_text(host: Components, kind: str) -> str:
-    registry = host.registry(kind)
-    out = []
-    for name in registry.names():
-        description = registry.get(name).description
-        out.append(f"{name}: {description}" if description else name)
-    return "; ".join(out)
-
-
-def component_schema(host: Components, kind: str) -> dict[str, Any]:
-    """A component of ``kind`` by name or with options, each name's options as ``if/then``."""
-    registry = host.registry(kind)
-    names = registry.names()
-    cases = []
-    for name in names:
-        cls = registry.get(name)
-        options = _plain(cls.options_schema)
-        for k in ("$schema", "$id"):  # an embedded $id would change the base of every $ref
-            options.pop(k, None)
-        options["properties"] = {"name": {"const": name}, **options.get("properties", {})}
-        if cls.description:
-            options.setdefault("description", cls.description)
-        cases.append({"if": {"required": ["name"], "properties": {"name": {"const": name}}},
-                      "then": options})
-    return {
-        "description": f"A {kind.replace('_', ' ')} by name, or {{name: ..., <options>}}. "
-                       + _choices_text(host, kind),
-        "anyOf": [
-            {"type": "string", "enum": names},
-            {"type": "object", "properties": {"name": {"enum": names}}, "allOf": cases},
-        ],
-    }
 
 
 def config_schema(host: Components) -> dict[str, Any]:
     """:data:`OPTIONS_SCHEMA` with the installed presets and components (names, options)."""
-    schema = _plain(OPTIONS_SCHEMA)
+    schema = plain(OPTIONS_SCHEMA)
     props = schema["properties"]
     for key in COMPONENT_KEYS:
         props[key] = component_schema(host, key)
@@ -160,9 +84,8 @@ def config_schema(host: Components) -> dict[str, Any]:
                           "description": "Older name of 'counter'."}
     presets = host.registry("preset")
     props["preset"] = {**props["preset"], "enum": presets.names(),
-                       "description": _choices_text(host, "preset")}
+                       "description": choices_text(host, "preset")}
     return schema
 
 
-__all__ = ["OPTIONS_SCHEMA", "check_choice", "check_components", "check_test_set_tokenizer",
-           "component_schema", "config_schema"]
+__all__ = ["OPTIONS_SCHEMA", "check_components", "config_schema"]

@@ -1,0 +1,67 @@
+"""Reading records of earlier schema versions: they are brought to the current shape in
+memory when loaded (the file on disk is never changed), so ``show``, ``compare``,
+``verify`` and ``runs`` have one shape to read.
+
+Schema 1 records were written when BLEU was evalfw's only metric:
+
+- a metric entry had ``preset`` beside its options and no ``metric``: it is a ``bleu`` metric
+  and higher scores are better;
+- a spec held the BLEU ``components``: they become the BLEU definition (name ``bleu``,
+  version 1, the components as options; the counter was then called ``precision``);
+- ``environment.counting`` said which counting code ran: BLEU's implementation;
+- the segments file (format ``npz-1``) held BLEU's counts per cell as four arrays
+  (``c<i>.hyp_len``, ``.ref_lens``, ``.matches``, ``.totals``); :func:`v1_statistics` turns
+  them into the BLEU metric's statistics rows, choosing reference lengths as the metric does.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from evalfw.metrics.base import Metric
+
+_V1_STATS = ("hyp_len", "ref_lens", "matches", "totals")
+
+
+def upgrade(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` in the current shape (a copy; already current records come back as they
+    are). ``schema_version`` and ``segments.format`` keep the values read from disk."""
+    if record.get("schema_version") != 1:
+        return record
+    out = copy.deepcopy(record)
+    for m in out["metrics"]:
+        m.pop("preset", None)  # also in its options
+        m["metric"] = "bleu"
+        m["higher_is_better"] = True
+        m["options"] = _counter(m["options"])
+    for spec in out["specs"]:
+        spec["definition"] = {"name": "bleu", "version": "1",
+                              "options": _counter(spec.pop("components"))}
+    env = out["environment"]
+    if "counting" in env:
+        env["implementations"] = {"bleu": env.pop("counting")}
+    out.setdefault("executor", {"name": "serial"})
+    return out
+
+
+def _counter(options: dict[str, Any]) -> dict[str, Any]:
+    return {("counter" if k == "precision" else k): v for k, v in options.items()}
+
+
+def v1_statistics(arrays: Mapping[str, np.ndarray], cell: str, metric: Metric) -> np.ndarray:
+    """The statistics rows of a schema-1 cell under ``metric`` (the BLEU metric its spec
+    defines)."""
+    from evalfw.metrics.bleu.stats import SegmentStats
+
+    rows = getattr(metric, "rows", None)
+    if rows is None:
+        raise TypeError(f"schema-1 records hold BLEU statistics, not {metric.name}'s")
+    return rows(SegmentStats.from_arrays({n: arrays[f"{cell}.{n}"] for n in _V1_STATS}))
+
+
+__all__ = ["upgrade", "v1_statistics"]
