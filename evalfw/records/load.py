@@ -125,7 +125,8 @@ def load_segments(version_dir: Path, record: dict[str, Any]) -> dict[str, np.nda
 
 
 def headline(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per test set, the best system by the first metric's first level (for listings)."""
+    """Per test set, the best system by the first metric's first level, in the metric's
+    direction (for listings)."""
     out = []
     first = record["metrics"][0]["name"] if record["metrics"] else None
     for ts in record["test_sets"]:
@@ -135,7 +136,8 @@ def headline(record: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         level = rows[0]["level"]
         rows = [r for r in rows if r["level"] == level]
-        best = max(rows, key=lambda r: r["score"])
+        higher = record["metrics"][0].get("higher_is_better", True)
+        best = (max if higher else min)(rows, key=lambda r: r["score"])
         out.append({"test_set": ts["name"], "metric": first, "level": level,
                     "best_system": best["system"], "score": best["score"],
                     "score_scale": best["score_scale"], "systems": len(rows)})

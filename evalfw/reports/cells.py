@@ -6,7 +6,8 @@ analysed metric) an interval half-width and a marker::
     43.98 ±1.20 †
 
 - ``†``: significantly better than the baseline, ``‡``: significantly worse (p <= alpha, the
-  adjusted p when a correction was applied; the test is the first configured method);
+  adjusted p when a correction was applied; the test is the first configured method; "better"
+  in the metric's direction: a higher BLEU, a lower TER);
 - ``°``: the baseline itself; no marker: not significantly different.
 
 :func:`legend` says this in words (with the test, trials, threshold and correction actually
@@ -47,6 +48,13 @@ class Significance:
         self.settings: Mapping[str, Any] = section.get("settings", {})
         self.alpha = float(self.settings.get("alpha", 0.05))
         self.tables = {(t["test_set"], t["metric"]): t for t in section.get("tables", [])}
+        self.higher_is_better = {m["name"]: bool(m.get("higher_is_better", True))
+                                 for m in record.get("metrics", [])}
+
+    def better(self, metric: str, delta: float) -> bool:
+        """Whether a score difference ``delta`` (system - baseline) is an improvement under
+        ``metric`` (its direction: higher BLEU, lower TER)."""
+        return (delta > 0) == self.higher_is_better.get(metric, True)
 
     def __bool__(self) -> bool:
         return bool(self.tables)
@@ -76,7 +84,7 @@ class Significance:
         if system == table["baseline"]:
             marker = BASELINE
         elif comp is not None and significant(comp, self.alpha):
-            marker = BETTER if comp["delta"] > 0 else WORSE
+            marker = BETTER if self.better(metric, comp["delta"]) else WORSE
         return CellSignificance(
             interval["ci"] if interval else None, interval["lower"] if interval else None,
             interval["upper"] if interval else None, marker,

@@ -132,9 +132,10 @@ def analysis_section(record: Mapping[str, Any], sig: Significance) -> str:
                    f"{escape(name)}</h3>")
         out.append('<div class="charts">' + "".join(f"<div>{c}</div>" for c in charts)
                    + "</div>")
-        out.append(parts.comparisons_table(table, sig.alpha))
+        higher = sig.higher_is_better.get(table["metric"], True)
+        out.append(parts.comparisons_table(table, sig.alpha, higher))
         if table.get("buckets"):
-            out.append(parts.buckets_table(table, sig.alpha))
+            out.append(parts.buckets_table(table, sig.alpha, higher))
     return "\n".join(out)
 
 

@@ -41,12 +41,13 @@ def settings_note(sig: Significance) -> str:
     return f"<p class=\"note\">{' · '.join(items)}. p-values are two-sided in default mode.</p>"
 
 
-def _comparison_rows(comps: Sequence[Mapping[str, Any]], alpha: float,
-                     with_baseline: bool) -> list[str]:
+def _comparison_rows(comps: Sequence[Mapping[str, Any]], alpha: float, with_baseline: bool,
+                     higher_is_better: bool) -> list[str]:
     out = []
     for c in comps:
         sig = significant(c, alpha)
-        klass = (" class=\"better\"" if c["delta"] > 0 else " class=\"worse\"") if sig else ""
+        better = (c["delta"] > 0) == higher_is_better
+        klass = (" class=\"better\"" if better else " class=\"worse\"") if sig else ""
         cells = [escape(c["system"])]
         if with_baseline:
             cells.append(escape(c["baseline"]))
@@ -61,9 +62,10 @@ def _comparison_rows(comps: Sequence[Mapping[str, Any]], alpha: float,
     return out
 
 
-def comparisons_table(table: Mapping[str, Any], alpha: float) -> str:
+def comparisons_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True
+                      ) -> str:
     head = ["System", "Test", "Δ score", "Δ interval", "p", "p (Holm)", "significant"]
-    rows = _comparison_rows(table["comparisons"], alpha, False)
+    rows = _comparison_rows(table["comparisons"], alpha, False, higher_is_better)
     out = ""
     if rows:
         out += ("<table class=\"tests\"><thead><tr>" + "".join(f"<th>{h}</th>" for h in head)
@@ -72,12 +74,12 @@ def comparisons_table(table: Mapping[str, Any], alpha: float) -> str:
         head2 = ["System", "against", *head[1:]]
         out += ("<details><summary>All pairs</summary><table class=\"tests\"><thead><tr>"
                 + "".join(f"<th>{h}</th>" for h in head2) + "</tr></thead><tbody>"
-                + "".join(_comparison_rows(table["pairs"], alpha, True))
+                + "".join(_comparison_rows(table["pairs"], alpha, True, higher_is_better))
                 + "</tbody></table></details>")
     return out
 
 
-def buckets_table(table: Mapping[str, Any], alpha: float) -> str:
+def buckets_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True) -> str:
     results = table["buckets"]["results"]
     systems = table["systems"]
     head = "".join(f"<th>{escape(b['label'])}<br><span class=\"ci\">{b['segments']} seg.</span>"
@@ -93,7 +95,8 @@ def buckets_table(table: Mapping[str, Any], alpha: float) -> str:
             text = "–" if i is None else \
                 f"{i['score']:.2f} <span class=\"ci\">±{i['ci']:.2f}</span>"
             if c is not None and significant(c, alpha):
-                text += " <span class=\"mark\">" + ("†" if c["delta"] > 0 else "‡") + "</span>"
+                better = (c["delta"] > 0) == higher_is_better
+                text += " <span class=\"mark\">" + ("†" if better else "‡") + "</span>"
             cells.append(f"<td>{text}</td>")
         out.append(f"<tr><th scope=\"row\">{escape(system)}</th>{''.join(cells)}</tr>")
     out.append("</tbody></table></details>")
