@@ -100,3 +100,9 @@ def sentence_score_values(hypotheses: Sequence[str], references: Sequence[Sequen
     (for MBR decoding, RL rewards, filtering); equal to ``[s.score for s in sentence_scores(...)]``."""
     spec = _spec(host, options)
     return engine.sentence_score_values(spec, compute_stats(hypotheses, references, spec))
+
+
+__all__ = [
+    "check_inputs", "compute_stats", "corpus_bleu", "default_host", "sentence_bleu",
+    "sentence_score_values", "sentence_scores",
+]

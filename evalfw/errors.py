@@ -60,3 +60,9 @@ def suggest(name: str, choices: Iterable[str]) -> str:
     if not close:
         return ""
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+
+__all__ = [
+    "ComponentConflictError", "ConfigError", "EvalfwError", "InputError", "PluginError",
+    "RecordError", "RegressionDetected", "suggest", "UnknownComponentError", "VerificationFailed",
+]

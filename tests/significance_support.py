@@ -133,7 +133,7 @@ def check_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind
     """Run both implementations; every number must be identical."""
     from sacrebleu.metrics import BLEU
 
-    from evalfw.cli import sacrebleu_text as st
+    from evalfw.cli import _sacrebleu_text as st
     from evalfw.analysis import significance as sig
 
     sig_text, ref_results = sacre_paired(named, refs, kind, n, **bleu)

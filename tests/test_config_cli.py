@@ -13,7 +13,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent / "configs"))
 from config_support import HERE, make_host  # noqa: E402
 
-from evalfw.metrics.bleu.options import OPTIONS_SCHEMA  # noqa: E402
+from evalfw.metrics.bleu._options import OPTIONS_SCHEMA  # noqa: E402
 from evalfw.metrics.bleu.spec import OPTION_KEYS  # noqa: E402
 from evalfw.cli.main import main  # noqa: E402
 from evalfw.config import combined_schema, static_schema  # noqa: E402
@@ -39,7 +39,7 @@ def cli_host(monkeypatch):  # type: ignore[no-untyped-def]
                 host.load_plugin_dir(Path(d))
             return host
 
-    monkeypatch.setattr("evalfw.config.loader.PluginHost", Shim)
+    monkeypatch.setattr("evalfw.config._loader.PluginHost", Shim)
     monkeypatch.setattr("evalfw.cli.cmd_schema.PluginHost", Shim)
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evalfw.config.locate import Locations, format_path, parse_path
-from evalfw.config.yamlload import MAX_BYTES, parse_yaml, read_config_text
+from evalfw.config._locate import Locations, format_path, parse_path
+from evalfw.config._yamlload import MAX_BYTES, parse_yaml, read_config_text
 from evalfw.errors import ConfigError
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evalfw.host import entrypoints
+from evalfw.host import _entrypoints as entrypoints
 
 
 def _dist(root: Path, name: str, kind: str, text: str | None) -> None:

@@ -1,4 +1,4 @@
-"""The vectorized sentence-score path (``evalfw.metrics.bleu.fast``) equals ``score_counts`` per segment
+"""The vectorized sentence-score path (``evalfw.metrics.bleu._rows``) equals ``score_counts`` per segment
 bit for bit, for every built-in sacreBLEU smoothing, effective order, max order and penalty
 rule; and equals sacreBLEU's own ``sentence_score`` on random text."""
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu import fast
+from evalfw.metrics.bleu import _rows as fast
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.metrics.bleu.stats import SegmentStats
 from evalfw.metrics.bleu.families.brevity import Closest, ClosestFirst, Shortest

@@ -15,7 +15,7 @@ from tokenizer_support import random_batches, random_line  # noqa: E402
 
 from evalfw.metrics.bleu import engine  # noqa: E402
 from evalfw.api import default_host  # noqa: E402
-from evalfw.metrics.bleu.counting.tables import Vocab, flatten, flatten_joined  # noqa: E402
+from evalfw.metrics.bleu.counting._tables import Vocab, flatten, flatten_joined  # noqa: E402
 from evalfw.metrics.bleu.spec import resolve_spec  # noqa: E402
 from evalfw import tokenizers  # noqa: E402
 from evalfw.metrics.bleu.counting.clipped import Clipped  # noqa: E402

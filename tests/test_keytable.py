@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from evalfw.metrics.bleu.counting.keytable import KeyTable
+from evalfw.metrics.bleu.counting._keytable import KeyTable
 
 
 def _binary(keys: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

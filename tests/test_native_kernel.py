@@ -21,7 +21,7 @@ from tokenizer_support import WHITESPACE as _ALL_SPACE  # noqa: E402
 
 from evalfw.metrics.bleu.counting import kernel as native  # noqa: E402
 from evalfw.metrics.bleu.counting.kernel import NativeTables  # noqa: E402
-from evalfw.metrics.bleu.counting.tables import NgramTables  # noqa: E402
+from evalfw.metrics.bleu.counting._tables import NgramTables  # noqa: E402
 from evalfw.metrics.bleu.counting.clipped import Clipped  # noqa: E402
 
 #: a line never holds "\n" (it separates the lines of a joined text)

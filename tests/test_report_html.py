@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from evalfw.cli.main import main
-from evalfw.reports.html import render
+from evalfw.reports._html import render
 from tests.run_support import REPO, run, write_config
 
 SAMPLE = REPO / "configs" / "sample"
@@ -261,7 +261,7 @@ def test_chart_positions_follow_the_numbers():
     """Dots sit at their scores on the (zoomed) axis, interval bars span lower..upper."""
     import re
 
-    from evalfw.reports.svg import Point, bucket_chart, interval_chart
+    from evalfw.reports._svg import Point, bucket_chart, interval_chart
 
     rng = __import__("random").Random(4)
     rows = []
@@ -330,7 +330,7 @@ def test_other_settings_render(tmp_path, block):
 
 
 def test_drilldown_marks_words_missing_from_every_reference():
-    from evalfw.reports.html_parts import highlight
+    from evalfw.reports._html_parts import highlight
 
     assert highlight("Das <b> Haus ist", ["Das Haus", "ist klein"]) == \
         "Das <mark>&lt;b&gt;</mark> Haus ist"

@@ -16,7 +16,7 @@ from evalfw.errors import ConfigError
 from evalfw.records.document import validate_record
 from evalfw.records.load import load_segments
 from evalfw.runner.verify import verify
-from evalfw.runner.evaluate import build_metrics
+from evalfw.runner._evaluate import build_metrics
 from tests.run_support import REPO, run, workdir, write_config  # noqa: F401  (fixture)
 
 SAMPLE = REPO / "configs" / "sample" / "en-de"

@@ -104,7 +104,7 @@ MEMORY_SCRIPT = textwrap.dedent("""
 
     sys.path.insert(0, {tests!r})
     import significance_support as sup
-    from evalfw.runner.analyse import Plan, Settings, analyse_table
+    from evalfw.runner._analyse import Plan, Settings, analyse_table
     rng = np.random.default_rng(5)
     metric = sup.metric()
     stats = {{f"sys{{i}}": metric.rows(sup.random_stats(rng, 2037, refs=2, quality=0.3 + 0.03 * i))

@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import significance_support as sup  # noqa: E402
 
-from evalfw.cli import sacrebleu_text as st  # noqa: E402
+from evalfw.cli import _sacrebleu_text as st  # noqa: E402
 from evalfw.cli.main import main  # noqa: E402
 
 EN_DE = sup.WMT22 / "en-de"

@@ -21,10 +21,10 @@ from evalfw.analysis import (  # noqa: E402
     paired_analysis,
     paired_test,
 )
-from evalfw.analysis import default_mode as dm  # noqa: E402
+from evalfw.analysis import _default_mode as dm  # noqa: E402
 from evalfw.analysis import resampling as rs  # noqa: E402
 from evalfw.analysis.results import ComparisonResult  # noqa: E402
-from evalfw.metrics.bleu.batch import BatchScorer, counts_of, fast_path_applies  # noqa: E402
+from evalfw.metrics.bleu._batch import BatchScorer, counts_of, fast_path_applies  # noqa: E402
 from evalfw.metrics.bleu import engine  # noqa: E402
 from evalfw.metrics.bleu.stats import SegmentStats  # noqa: E402
 from evalfw.errors import ConfigError, InputError  # noqa: E402

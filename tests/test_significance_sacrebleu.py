@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import significance_support as sup  # noqa: E402
 from significance_support import check_paired, sacre_paired, sacre_stats  # noqa: E402
 
-from evalfw.cli import sacrebleu_text as st  # noqa: E402
+from evalfw.cli import _sacrebleu_text as st  # noqa: E402
 from evalfw.analysis import significance as sig  # noqa: E402
 
 sacrebleu = pytest.importorskip("sacrebleu")

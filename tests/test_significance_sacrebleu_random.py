@@ -17,7 +17,7 @@ from significance_support import check_paired, sacre_paired, sacre_stats  # noqa
 
 from evalfw.analysis import resampling as rs  # noqa: E402
 from evalfw.analysis import sacrebleu_mode as sm  # noqa: E402
-from evalfw.cli import sacrebleu_text as st  # noqa: E402
+from evalfw.cli import _sacrebleu_text as st  # noqa: E402
 from evalfw.analysis import significance as sig  # noqa: E402
 
 pytest.importorskip("sacrebleu")

@@ -80,3 +80,6 @@ class HypLength(_LengthBucketer):
 @hookimpl
 def evalfw_register_bucketers() -> list[type[Bucketer]]:
     return [RefLength, HypLength]
+
+
+__all__ = ["edge_labels", "evalfw_register_bucketers", "HypLength", "RefLength"]

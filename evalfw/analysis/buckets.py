@@ -88,3 +88,6 @@ def bucketed_analysis(stats_by_system: Mapping[str, np.ndarray], baseline: str,
             subset, metric, n if method == "bootstrap" and n else 1000, seed, mode, level))
         out.append(BucketResult(label, len(rows), intervals, comps))
     return out
+
+
+__all__ = ["assign", "bucketed_analysis", "BucketResult"]

@@ -68,3 +68,6 @@ def to_text(rows: Iterable[dict[str, Any]], fmt: str = "csv") -> str:
     buf = io.StringIO()
     (write_csv if fmt == "csv" else write_jsonl)(rows, buf)
     return buf.getvalue()
+
+
+__all__ = ["DETAILS", "export", "FIELDS", "sentence_rows", "to_text", "write_csv", "write_jsonl"]

@@ -118,3 +118,9 @@ def stack(cols: Sequence[Columns]) -> np.ndarray:
 def split(block_sums: np.ndarray, systems: int) -> list[np.ndarray]:
     width = block_sums.shape[1] // systems
     return [block_sums[:, i * width:(i + 1) * width] for i in range(systems)]
+
+
+__all__ = [
+    "BLOCK_ELEMENTS", "block_rows", "check_aligned", "Columns", "columns", "count_matrix",
+    "exact_product", "index_blocks", "mask_blocks", "split", "stack",
+]

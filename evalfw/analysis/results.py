@@ -114,3 +114,6 @@ def apply_holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
     (pass every comparison of a run: all test sets, systems and buckets together)."""
     adjusted = holm([r.p_value for r in results])
     return [replace(r, p_adjusted=a) for r, a in zip(results, adjusted)]
+
+
+__all__ = ["apply_holm", "ComparisonResult", "ConfidenceResult", "holm", "METHODS", "MODES"]

@@ -202,3 +202,9 @@ def paired_ar(metric: Metric, baseline: tuple[str, rs.Columns],
                 name, bl_name, "ar", "sacrebleu", n, seed.paired_value, score, bl_score,
                 score - bl_score, (exceed[k] + 1) / (n + 1))
     return [results[name] for name, _ in systems]
+
+
+__all__ = [
+    "bootstrap_scores", "check_metric", "confidence", "corpus_value", "DEFAULT_N", "DEFAULT_SEED",
+    "interval", "paired_ar", "paired_bootstrap", "read_seed", "SacreSeed", "SEED_ENV", "supports",
+]

@@ -14,7 +14,7 @@ reading of "better" changes. Two modes:
 ``mode="default"``
     exact float64 statistics, bounded memory, percentile intervals, two-sided tests, shared
     resamples for all systems; ``seed=None`` means 12345 and ``"none"`` draws a fresh seed,
-    which is recorded in the results. See :mod:`evalfw.analysis.default_mode`.
+    which is recorded in the results. See :mod:`evalfw.analysis._default_mode`.
 
 Examples::
 
@@ -38,7 +38,8 @@ import numpy as np
 
 from typing import TYPE_CHECKING
 
-from evalfw.analysis import default_mode as dm, resampling as rs, sacrebleu_mode as sm
+from evalfw.analysis import resampling as rs, sacrebleu_mode as sm
+from evalfw.analysis import _default_mode as dm
 from evalfw.analysis.results import METHODS, MODES, ComparisonResult, ConfidenceResult
 from evalfw.errors import ConfigError, suggest
 
@@ -197,3 +198,9 @@ def all_pairs(stats_by_system: Mapping[str, Stats], metric: Metric,
                                      observed[j], observed[i], level, value) for i, j in pairs]
     return PairedOutcome(method, "default", n, value, None, tuple(comps),
                          tuple(dm.confidence(named, matrix, observed, level, value)))
+
+
+__all__ = [
+    "all_pairs", "confidence_interval", "confidence_intervals", "DEFAULT_N", "DEFAULT_SEED",
+    "default_seed", "paired_analysis", "paired_test", "PairedOutcome", "Stats",
+]

@@ -7,7 +7,7 @@ import json
 import sys
 
 from evalfw.cli.cmd_run import _positive  # the same check as `run --jobs`
-from evalfw.cli.runargs import add_runs_dir, host_for
+from evalfw.cli._options import add_runs_dir, host_for
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"
 EPILOG = """examples:
@@ -90,3 +90,6 @@ def execute(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     check(result)  # RegressionDetected -> exit status 1, after the report is out
     return 0
+
+
+__all__ = ["configure", "EPILOG", "execute", "HELP", "table"]

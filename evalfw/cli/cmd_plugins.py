@@ -43,7 +43,7 @@ def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.cli.runargs import host_for
+    from evalfw.cli._options import host_for
 
     host = host_for(args)
     rows = describe(host, args.all)
@@ -68,3 +68,6 @@ def execute(args: argparse.Namespace) -> int:
         if text:
             print(f"{name} statistics: {text}")
     return 0
+
+
+__all__ = ["configure", "describe", "EPILOG", "execute", "HELP"]

@@ -7,7 +7,7 @@ import os
 import sys
 import warnings
 
-from evalfw.cli.runargs import add_format, host_for, render
+from evalfw.cli._options import add_format, host_for, render
 from evalfw.config import add_set_option
 
 HELP = "run an experiment config and store a versioned, verifiable record"
@@ -80,3 +80,6 @@ def execute(args: argparse.Namespace) -> int:
         # normpath only tidies "configs/../runs" for the message; the store never uses it
         sys.stderr.write(f"evalfw: stored {os.path.normpath(outcome.path)}\n")
     return 0
+
+
+__all__ = ["command_line", "configure", "EPILOG", "execute", "HELP"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from evalfw.cli.runargs import add_runs_dir
+from evalfw.cli._options import add_runs_dir
 
 HELP = "list stored run versions (time, config hash, headline scores)"
 EPILOG = """examples:
@@ -46,3 +46,6 @@ def execute(args: argparse.Namespace) -> int:
         print(f"{e['experiment']}/{e['version']}  {e['created'][:19]}Z  "
               f"config {e['config_sha256'][:12]}  {heads}")
     return 0
+
+
+__all__ = ["configure", "EPILOG", "execute", "HELP"]

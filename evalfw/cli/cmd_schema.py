@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from evalfw.cli.runargs import host_for
+from evalfw.cli._options import host_for
 from evalfw.config import combined_schema, static_schema
 
 HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
@@ -34,3 +34,6 @@ def execute(args: argparse.Namespace) -> int:
         schema = combined_schema(host_for(args))
     print(json.dumps(schema, indent=2, ensure_ascii=False))
     return 0
+
+
+__all__ = ["configure", "EPILOG", "execute", "HELP"]

@@ -48,7 +48,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
                    help="load the local plugin files of DIR (repeatable)")
-    from evalfw.cli.score_significance import add_arguments
+    from evalfw.cli._score_significance import add_arguments
 
     add_arguments(p)  # --confidence, --paired-bs, --paired-ar, --seed (sacreBLEU's flags)
 
@@ -99,7 +99,7 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.cli.runargs import host_for
+    from evalfw.cli._options import host_for
     from evalfw.io.text import check_same_length, read_segments
 
     host = host_for(args)
@@ -125,7 +125,7 @@ def execute(args: argparse.Namespace) -> int:
     for metric in metrics:
         prepared = metric.prepare_references([r.lines for r in refs])
         stats.append([(s.path, metric.segment_statistics(s.lines, prepared)) for s in systems])
-    from evalfw.cli import score_significance
+    from evalfw.cli import _score_significance as score_significance
 
     if score_significance.requested(args):
         status = 0
@@ -160,7 +160,7 @@ def _read_stdin() -> Any:
 def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = None) -> dict[str, Any]:
     # one object per system and metric (or segment): "name" is the system, as in the paired
     # tests' output
-    from evalfw.cli.score_significance import signature, width
+    from evalfw.cli._score_significance import signature, width
 
     obj = {**res.to_json(), "name": name, "metric": res.name}
     if segment is not None:
@@ -171,3 +171,6 @@ def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = N
         multi = args.input and len(args.input) > 1
         sys.stdout.write((f"{name}: " if multi else "") + line + "\n")
     return obj
+
+
+__all__ = ["build_metrics", "configure", "EPILOG", "execute", "HELP", "options_from_args"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalfw.cli.runargs import add_format, add_runs_dir, host_for, render
+from evalfw.cli._options import add_format, add_runs_dir, host_for, render
 
 HELP = "re-render a stored run (no recomputation)"
 EPILOG = """examples:
@@ -32,3 +32,6 @@ def execute(args: argparse.Namespace) -> int:
     stored = open_run(args.run, args.runs_dir)
     sys.stdout.write(render(host_for(args), args.format, stored.record))
     return 0
+
+
+__all__ = ["configure", "EPILOG", "execute", "HELP"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evalfw.cli.runargs import host_for
+from evalfw.cli._options import host_for
 from evalfw.config import add_set_option, load_config
 
 HELP = "check an experiment config without scoring anything"
@@ -27,3 +27,6 @@ def execute(args: argparse.Namespace) -> int:
     config, _host = load_config(args.config, overrides=args.overrides, host=host_for(args))
     print(f"ok: {config.summary()}")
     return 0
+
+
+__all__ = ["configure", "EPILOG", "execute", "HELP"]

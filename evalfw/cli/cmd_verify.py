@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evalfw.cli.runargs import add_runs_dir, host_for
+from evalfw.cli._options import add_runs_dir, host_for
 from evalfw.errors import VerificationFailed
 
 HELP = "re-run a stored run on its recorded inputs; exit 0 only if every number is identical"
@@ -35,3 +35,6 @@ def execute(args: argparse.Namespace) -> int:
             + (f" (and {len(verdict.problems) - 1} more difference(s), listed above)"
                if len(verdict.problems) > 1 else ""))
     return 0
+
+
+__all__ = ["configure", "EPILOG", "execute", "HELP"]

@@ -133,3 +133,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+__all__ = ["build_parser", "command_word", "COMMANDS", "main"]

@@ -8,15 +8,15 @@ Public API::
 
 Every problem raises :class:`evalfw.errors.ConfigError` (or a subclass) whose message is
 ``<file>:<line>:<col>: <key path>: <what was expected>``; values given with ``--set`` are
-located by that option instead of a line. See :mod:`evalfw.config.loader` for the order in
+located by that option instead of a line. See :mod:`evalfw.config._loader` for the order in
 which a config is checked and :mod:`evalfw.config.paths` for how paths resolve.
 """
 
 from __future__ import annotations
 
-from evalfw.config.loader import load_config, validate_config
+from evalfw.config._loader import load_config, validate_config
 from evalfw.config.model import ExperimentConfig, MetricConfig, TestSetConfig
-from evalfw.config.overrides import Override, add_set_option, parse_override
+from evalfw.config._overrides import Override, add_set_option, parse_override
 from evalfw.config.paths import experiment_dir
 from evalfw.config.schema import combined_schema, static_schema
 

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from evalfw.plugin.component import ComponentChoice
-from evalfw.config.overrides import Override
+from evalfw.config._overrides import Override
 from evalfw.config.paths import experiment_dir
 
 
@@ -122,3 +122,9 @@ class ExperimentConfig:
         n, m = len(self.test_sets), len(self.metrics)
         return (f"{self.experiment} ({n} test set{'s' if n != 1 else ''}, "
                 f"{m} metric{'s' if m != 1 else ''})")
+
+
+__all__ = [
+    "canonical_json", "config_sha256", "DEFAULT_METRIC", "ENTRY_KEYS", "ExperimentConfig",
+    "frozen", "MetricConfig", "TestSetConfig",
+]

@@ -21,8 +21,11 @@ import os
 import re
 from pathlib import Path
 
-from evalfw.config.locate import KeyPath, Locations
-from evalfw.errors import ConfigError, suggest
+from evalfw.config._locate import KeyPath, Locations
+from evalfw.errors import suggest
+from evalfw.records.naming import check_experiment_name, experiment_dir
+
+__all__ = ["DATA_ROOT", "PathResolver", "check_experiment_name", "experiment_dir"]
 
 _VAR = re.compile(r"\{([^{}]*)\}")
 _MAGIC = re.compile(r"[*?[]")
@@ -103,38 +106,3 @@ class PathResolver:
         if not target.is_dir():
             raise self.loc.error(path, f"{what} {target} does not exist or is not a directory")
         return target
-
-
-def check_experiment_name(name: str) -> None:
-    """A name must be one plain path component (the schema says so too; this guards the API)."""
-    if (not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name
-            or os.path.isabs(name) or Path(name).name != name):
-        raise ConfigError(
-            f"experiment name {name!r} is not allowed: it must be one directory name (letters, "
-            "digits, '.', '_' and '-'), without '/' and not '.' or '..'"
-        )
-
-
-def experiment_dir(output_dir: Path, experiment: str) -> Path:
-    """``output_dir/experiment``, refusing anything that would write outside ``output_dir``.
-
-    For the record writer: call it right before creating versions. It refuses an experiment
-    directory that is a symbolic link (a link could point anywhere, and a later run would write
-    through it) or that is not a directory, and checks that the resolved directory is still a
-    direct child of the resolved output directory.
-    """
-    check_experiment_name(experiment)
-    target = output_dir / experiment
-    if target.is_symlink():
-        raise ConfigError(
-            f"experiment directory {target} is a symbolic link; evalfw does not write runs "
-            "through links. Remove the link or choose another experiment name or output_dir"
-        )
-    if target.exists() and not target.is_dir():
-        raise ConfigError(f"experiment directory {target} exists and is not a directory")
-    if output_dir.exists():
-        if not output_dir.is_dir():
-            raise ConfigError(f"output_dir {output_dir} exists and is not a directory")
-        if target.resolve().parent != output_dir.resolve():
-            raise ConfigError(f"experiment directory {target} would be outside {output_dir}")
-    return target

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from evalfw.config.locate import KeyPath, Locations
+from evalfw.config._locate import KeyPath, Locations
 from evalfw.config.model import DEFAULT_METRIC, ENTRY_KEYS
 from evalfw.errors import ConfigError, suggest
 from evalfw.plugin.choices import choices_text, component_schema, plain
@@ -155,3 +155,6 @@ def explain(err: ValidationError, locations: Locations, prefix: KeyPath = ()) ->
     if "x-expected" in schema and v not in ("type", "required"):
         msg = f"expected {schema['x-expected']}, got {_describe(got)}"
     return locations.error(path, msg)
+
+
+__all__ = ["check_schema", "combined_schema", "explain", "static_schema"]

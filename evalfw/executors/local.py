@@ -66,3 +66,6 @@ class Processes(Executor):
 @hookimpl
 def evalfw_register_executors() -> list[type[Executor]]:
     return [Serial, Processes]
+
+
+__all__ = ["evalfw_register_executors", "Processes", "Serial"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from evalfw.errors import PluginError
-from evalfw.host import entrypoints
+from evalfw.host import _entrypoints as entrypoints
 from evalfw.host.hookspecs import Hookspecs
 from evalfw.host.kinds import HOOKS
 from evalfw.host.registry import ComponentEntry, ComponentRegistry, PluginInfo
@@ -234,3 +234,6 @@ def _check_component(cls: Any, base: type[Component], info: PluginInfo, hook: st
     if not isinstance(getattr(cls, "name", None), str) or not cls.name:
         raise PluginError(f"{info.provider}: {cls.__name__} has no 'name' class attribute")
 
+
+
+__all__ = ["BUILTIN_PLUGINS", "ENV_DISABLE", "ENV_NO_AUTOLOAD", "PluginHost"]

@@ -39,3 +39,6 @@ def hook_name(contract: type[Component]) -> str:
 HOOKS: dict[str, type[Component]] = {hook_name(c): c for c in KINDS}
 #: kind word -> contract class
 BY_KIND: dict[str, type[Component]] = {c.kind: c for c in KINDS}
+
+
+__all__ = ["BY_KIND", "hook_name", "HOOKS", "KINDS"]

@@ -115,3 +115,6 @@ class ComponentRegistry:
         # Remembered so that errors raised while computing can name the plugin responsible.
         component._evalfw_plugin = entry.plugin
         return component
+
+
+__all__ = ["ComponentEntry", "ComponentRegistry", "PluginInfo"]

@@ -193,3 +193,9 @@ def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
             raise InputError(
                 f"{other.path} has {len(other.lines)} lines but {first.path} has "
                 f"{len(first.lines)}{ctx}; files of one test set must be aligned line by line")
+
+
+__all__ = [
+    "BOM", "check_same_length", "DataWarning", "decode", "display_path", "parse_segments",
+    "read_bytes", "read_segments", "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
+]

@@ -151,7 +151,7 @@ class OptionChecker(Protocol):
     """How a component checks options beyond its own ``options_schema`` (a metric checking
     the components it is made of): errors are reported at a key path relative to the
     component's options, and the caller (a config loader) turns that path into a position
-    (``file:line:col``). See ``evalfw.config.choices``."""
+    (``file:line:col``). See ``evalfw.config._choices``."""
 
     def check(self, schema: Mapping[str, Any], value: Any, path: tuple[str | int, ...],
               note: str = "") -> None:
@@ -178,3 +178,8 @@ class PlainChecker:
              error: type[ConfigError] = ConfigError) -> NoReturn:
         where = ".".join(str(p) for p in path)
         raise error(f"{where}: {message}" if where else message)
+
+
+__all__ = [
+    "first_error", "jsonschema_first_error", "OptionChecker", "PlainChecker", "resolve_options",
+]

@@ -82,3 +82,9 @@ def canonical_sha256(data: Any) -> str:
 def plain(data: Any) -> Any:
     """``data`` as it reads back from JSON (tuples become lists, and so on)."""
     return json.loads(dumps(data, indent=None))
+
+
+__all__ = [
+    "canonical_sha256", "dumps", "plain", "RECORD_FILE", "record_schema", "SCHEMA_FILES",
+    "SCHEMA_VERSION", "SEGMENTS_FILE", "SEGMENTS_FORMAT", "validate_record",
+]

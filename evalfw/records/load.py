@@ -20,7 +20,7 @@ import numpy as np
 
 from evalfw.errors import RecordError, suggest
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, validate_record
-from evalfw.records.store import TMP_PREFIX, VERSION_RE, version_key
+from evalfw.records.naming import TMP_PREFIX, VERSION_RE, version_key
 from evalfw.records.upgrade import upgrade, v1_statistics
 
 if TYPE_CHECKING:
@@ -165,3 +165,9 @@ def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, A
                              headline=headline(record))
             out.append(entry)
     return out
+
+
+__all__ = [
+    "DEFAULT_RUNS_DIR", "experiments", "headline", "list_runs", "load_record", "load_segments",
+    "open_run", "resolve_run", "StoredRun", "versions",
+]

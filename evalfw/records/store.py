@@ -16,7 +16,6 @@ from __future__ import annotations
 import errno
 import io
 import os
-import re
 import secrets
 import shutil
 import socket
@@ -30,9 +29,8 @@ import numpy as np
 
 from evalfw.errors import RecordError
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, dumps, validate_record
+from evalfw.records.naming import TMP_PREFIX, experiment_dir, version_key
 
-TMP_PREFIX = ".tmp-"
-VERSION_RE = re.compile(r"^(\d{8}T\d{6}Z)-(\d+)$")
 #: temporary directories of other hosts (shared file systems) are removed after this long
 STALE_SECONDS = 24 * 3600
 
@@ -40,23 +38,16 @@ STALE_SECONDS = 24 * 3600
 Extras = Callable[[Mapping[str, Any]], Mapping[str, str]]
 
 
-def version_key(name: str) -> tuple[str, int]:
-    m = VERSION_RE.match(name)
-    return (m.group(1), int(m.group(2))) if m else ("", -1)
-
-
-def experiment_dir(output_dir: Path, experiment: str) -> Path:
+def make_experiment_dir(output_dir: Path, experiment: str) -> Path:
     """Create ``output_dir/experiment`` after checking it stays inside ``output_dir`` (no
     ``..``, no symbolic link), and check again once it exists."""
-    from evalfw.config.paths import experiment_dir as checked
-
-    exp = checked(output_dir, experiment)
+    exp = experiment_dir(output_dir, experiment)
     try:
         exp.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RecordError(f"cannot create {exp}: {exc.strerror or exc}; choose a writable "
                           "output_dir") from None
-    return checked(output_dir, experiment)
+    return experiment_dir(output_dir, experiment)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -117,7 +108,7 @@ def write_version(output_dir: Path, experiment: str, record: dict[str, Any],
 
     ``segments`` are the bytes of ``segments.npz`` (their sha256 is already in the record).
     """
-    exp_dir = experiment_dir(output_dir, experiment)
+    exp_dir = make_experiment_dir(output_dir, experiment)
     clean_stale(exp_dir)
     tmp = exp_dir / f"{TMP_PREFIX}{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
     try:
@@ -161,3 +152,9 @@ def _fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+__all__ = [
+    "clean_stale", "encode_segments", "Extras", "make_experiment_dir", "STALE_SECONDS",
+    "write_version",
+]

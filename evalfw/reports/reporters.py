@@ -1,5 +1,5 @@
 """Built-in report writers: ``table`` (terminal, the default), ``json``, ``csv``, ``markdown``,
-``latex`` (booktabs) and ``html`` (one self-contained page, :mod:`evalfw.reports.html`).
+``latex`` (booktabs) and ``html`` (one self-contained page, :mod:`evalfw.reports._html`).
 
 Reporters see only the record (``record.json`` as a mapping), never the data or the engine, so
 ``evalfw show`` renders any stored version exactly as ``evalfw run`` did. The grid reporters
@@ -16,7 +16,7 @@ from evalfw.reports.base import Reporter
 from evalfw.plugin import hookimpl
 
 if TYPE_CHECKING:
-    from evalfw.reports.grid import Grid
+    from evalfw.reports._grid import Grid
 
 _DECIMALS = {
     "type": "object",
@@ -29,7 +29,7 @@ _DECIMALS = {
 
 def _grid(record: Mapping[str, Any], decimals: int | None) -> Grid:
     # imported here: registering the reporters (every plugin host does) must stay cheap
-    from evalfw.reports.grid import Grid
+    from evalfw.reports._grid import Grid
 
     return Grid(record, decimals)
 
@@ -53,7 +53,7 @@ class TableReporter(Reporter):
             rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
             return "  ".join([first, *rest]).rstrip()
 
-        from evalfw.reports.grid import title
+        from evalfw.reports._grid import title
 
         out = [title(record), "", line(head1), line(head2),
                "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
@@ -175,7 +175,7 @@ class HtmlReporter(Reporter):
     extension = "html"
 
     def render(self, record: Mapping[str, Any]) -> str:
-        from evalfw.reports.html import render  # the page code loads only when used
+        from evalfw.reports._html import render  # the page code loads only when used
 
         return render(record)
 
@@ -184,3 +184,9 @@ class HtmlReporter(Reporter):
 def evalfw_register_reporters() -> list[type[Reporter]]:
     return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter,
             HtmlReporter]
+
+
+__all__ = [
+    "CSV_FIELDS", "CsvReporter", "evalfw_register_reporters", "HtmlReporter", "JsonReporter",
+    "latex_escape", "LatexReporter", "MarkdownReporter", "TableReporter",
+]

@@ -248,3 +248,9 @@ def check(result: Comparison) -> None:
                             f"{r['score_b']:.2f} (p = {r['p_value']:.4f})" for r in bad)
         raise RegressionDetected(f"{len(bad)} significant regression(s) from A to B at "
                                  f"alpha {result.settings['alpha']:g}: {listing}")
+
+
+__all__ = [
+    "check", "compare_runs", "Comparison", "describe_changes", "differences",
+    "metric_from_record",
+]

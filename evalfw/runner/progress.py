@@ -34,3 +34,6 @@ class ProgressBar:
         if self.drawn:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+
+
+__all__ = ["ProgressBar"]

@@ -20,8 +20,8 @@ from evalfw.version import __version__
 from evalfw.io.text import display_path
 from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, SEGMENTS_FORMAT, plain
 from evalfw.records.store import encode_segments, write_version
-from evalfw.runner.environment import environment, plugin_facts
-from evalfw.runner.evaluate import Evaluation, Progress, evaluate
+from evalfw.runner._environment import environment, plugin_facts
+from evalfw.runner._evaluate import Evaluation, Progress, evaluate
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, Override
@@ -142,7 +142,7 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     """Run a config (see :func:`run`); ``executor`` (default: chosen by ``jobs``) runs the
     statistics jobs, ``store=False`` keeps the record in memory, ``cache=False`` recomputes
     every statistic."""
-    from evalfw.runner import analyse as significance
+    from evalfw.runner import _analyse as significance
 
     cfg, host = load(config, overrides, host)
     render = report_files(host, cfg)  # unknown reporters fail before scoring
@@ -172,3 +172,9 @@ def run(config: Any, overrides: Iterable[str | Override] = (), *,
     >>> record = evalfw.run("configs/wmt.yaml", overrides=["seed=7"])  # doctest: +SKIP
     """
     return run_experiment(config, overrides, host=host, progress=progress, jobs=jobs).record
+
+
+__all__ = [
+    "build_record", "choose_executor", "load", "report_files", "run", "run_experiment",
+    "RunOutcome",
+]

@@ -252,3 +252,9 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any],
     out: list[str] = []
     _diff(a, b, "", out, limit)
     return out
+
+
+__all__ = [
+    "check_inputs", "compare_environment", "compare_results", "compare_segments",
+    "compare_significance", "compare_specs", "LABEL_FIELDS", "Verdict", "verify", "verify_stored",
+]

@@ -30,3 +30,6 @@ TOKENIZERS: tuple[type[Tokenizer], ...] = (
 @hookimpl
 def evalfw_register_tokenizers() -> list[type[Tokenizer]]:
     return list(TOKENIZERS)
+
+
+__all__ = ["evalfw_register_tokenizers", "TOKENIZERS"]

@@ -200,3 +200,9 @@ def lines_at(text: str, pattern: re.Pattern[str] | LazyPattern) -> list[int]:
         if not found or found[-1] != line:
             found.append(line)
     return found
+
+
+__all__ = [
+    "BatchTokenizer", "gc_paused", "join_lines", "JoinedTokenizer", "LazyPattern", "lines_at",
+    "splice", "split_lines", "supports_joined", "Tokenizer",
+]

@@ -27,3 +27,6 @@ class CharTokenizer(BatchTokenizer):
     def tokenize_joined(self, lines: Sequence[str]) -> str | None:
         text, odd = join_lines(lines)
         return splice(text, {i: ["".join(lines[i].split())] for i in odd})
+
+
+__all__ = ["CharTokenizer"]

@@ -114,3 +114,6 @@ class TokenizerIntl(JoinedTokenizer):
         for pattern, replacement in _rules():
             line = pattern.sub(replacement, line)
         return line.split()
+
+
+__all__ = ["category_class", "TokenizerIntl"]

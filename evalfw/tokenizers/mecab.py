@@ -80,3 +80,6 @@ class KoMecabTokenizer(MecabTokenizer):
     _dictionary_size = 811795
     _extra = "ko"
     _suffix = "KO"
+
+
+__all__ = ["JaMecabTokenizer", "KoMecabTokenizer", "MecabTokenizer"]

@@ -43,3 +43,6 @@ class Tokenizer13a(JoinedTokenizer):
     def _exact(self, line: str) -> list[str]:
         line = line.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
         return _mteval.exact(f" {_unescape(line)} ").split()
+
+
+__all__ = ["Tokenizer13a"]

@@ -23,3 +23,6 @@ class NoneTokenizer(BatchTokenizer):
     def tokenize_joined(self, lines: Sequence[str]) -> str | None:
         text, odd = join_lines(lines)
         return splice(text, {i: lines[i].split() for i in odd})
+
+
+__all__ = ["NoneTokenizer"]

@@ -105,3 +105,6 @@ class TokenizerZh(JoinedTokenizer):
 
     def _exact(self, line: str) -> list[str]:
         return _mteval.exact(_ZH_CHAR.sub(r" \g<0> ", line.strip())).split()
+
+
+__all__ = ["space_out", "TokenizerZh", "ZH_RANGES"]

@@ -267,7 +267,7 @@ def segment_counts(spec: BleuSpec, stats: SegmentStats, i: int, ref_len: np.ndar
 
 def sentence_scores(spec: BleuSpec, stats: SegmentStats) -> list[BleuScore]:
     """One score per segment, each computed from that segment's statistics alone."""
-    from evalfw.metrics.bleu import fast  # the built-in sacreBLEU family, vectorized, same bits
+    from evalfw.metrics.bleu import _rows as fast  # components with row methods: same bits
 
     if fast.supports(spec):
         return fast.sentence_scores(spec, stats, chosen_ref_len(spec, stats), count_refs(stats))
@@ -285,10 +285,18 @@ def sentence_scores_generic(spec: BleuSpec, stats: SegmentStats) -> list[BleuSco
 def sentence_score_values(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
     """Every segment's score as a float64 array, without building result objects (the
     same numbers as ``[s.score for s in sentence_scores(spec, stats)]``)."""
-    from evalfw.metrics.bleu import fast
+    from evalfw.metrics.bleu import _rows as fast
 
     if fast.supports(spec):
         return fast.sentence_values(spec, stats, chosen_ref_len(spec, stats))
     import numpy as np
 
     return np.array([float(s.score) for s in sentence_scores_generic(spec, stats)], dtype=float)
+
+
+__all__ = [
+    "check_stats", "chosen_ref_len", "corpus_counts", "corpus_score", "count_refs",
+    "index_references", "score_counts", "segment_counts", "segment_stats",
+    "sentence_score_values", "sentence_scores", "sentence_scores_generic", "stats_from_tokens",
+    "tokenize",
+]

@@ -19,9 +19,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.metrics.base import Metric, SegmentLengths
-from evalfw.metrics.bleu import engine, fast
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import _rows as fast
 from evalfw.metrics.bleu.components import Counts
-from evalfw.metrics.bleu.options import OPTIONS_SCHEMA, check_components, config_schema
+from evalfw.metrics.bleu._options import OPTIONS_SCHEMA, check_components, config_schema
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.plugin.component import declares
@@ -148,7 +149,7 @@ class Bleu(Metric):
 
     def score_rows(self, sums: np.ndarray, last: np.ndarray | None = None,
                    segments: int = 1) -> np.ndarray:
-        from evalfw.metrics.bleu.batch import BatchScorer
+        from evalfw.metrics.bleu._batch import BatchScorer
 
         return BatchScorer(self.spec).scores(sums, last, segments)
 
@@ -159,7 +160,7 @@ class Bleu(Metric):
                 and self.spec.weights is None)
 
     def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
-        from evalfw.metrics.bleu.batch import sacrebleu_float32_score
+        from evalfw.metrics.bleu._batch import sacrebleu_float32_score
 
         return sacrebleu_float32_score(self.spec, sums)
 
@@ -217,3 +218,6 @@ class Bleu(Metric):
         n, width = self.spec.max_order, self.spec.count_orders
         return fast.row_scores(self.spec, statistics[:, 0], statistics[:, 1],
                                statistics[:, 2:2 + n], statistics[:, 2 + width:2 + width + n])
+
+
+__all__ = ["Bleu"]

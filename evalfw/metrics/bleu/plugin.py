@@ -10,3 +10,6 @@ from evalfw.plugin import hookimpl
 @hookimpl
 def evalfw_register_metrics() -> list[type[Metric]]:
     return [Bleu]
+
+
+__all__ = ["evalfw_register_metrics"]

@@ -102,3 +102,9 @@ class TorchmetricsPreset(Preset):
 @hookimpl
 def evalfw_register_presets() -> list[type[Preset]]:
     return [SacreBleuPreset, NltkPreset, MultiBleuPreset, TorchmetricsPreset]
+
+
+__all__ = [
+    "evalfw_register_presets", "MultiBleuPreset", "NltkPreset", "sacrebleu_tokenizer_signature",
+    "SACREBLEU_VERSION", "SacreBleuPreset", "TorchmetricsPreset",
+]

@@ -86,3 +86,6 @@ class BleuScore:
             out["sacrebleu_signature"] = self.sacrebleu_signature
         out.update(self.extra)
         return out
+
+
+__all__ = ["BleuScore", "verbose_text"]

@@ -216,3 +216,9 @@ def resolve_spec(host: Components, options: Mapping[str, Any] | None = None,
         lowercase=bool(opts.get("lowercase", settings.get("lowercase", False))),
         weights=weights, **built,
     )
+
+
+__all__ = [
+    "ALIASES", "BleuSpec", "canonical_keys", "COMPONENT_KEYS", "DEFAULT_PRESET",
+    "normalize_weights", "OPTION_KEYS", "resolve_spec", "SCALAR_KEYS", "SHORTHANDS", "SLOTS",
+]

@@ -117,3 +117,6 @@ class ReferenceIndex:
     segments: int
     max_order: int
     ref_lens: np.ndarray
+
+
+__all__ = ["ReferenceIndex", "SegmentStats"]

@@ -90,3 +90,9 @@ def stream_corpus_score(spec: BleuSpec, hypothesis_file: str | os.PathLike[str],
     """Corpus BLEU of files of any size in bounded memory."""
     return engine.corpus_score(spec, stream_files(spec, hypothesis_file, reference_files,
                                                   chunk_size))
+
+
+__all__ = [
+    "chunks", "DEFAULT_CHUNK", "read_lines", "stream_corpus_score", "stream_files",
+    "stream_stats",
+]

@@ -20,14 +20,14 @@ from evalfw.plugin import hookimpl
 if TYPE_CHECKING:
     import numpy as np
 
-    from evalfw.metrics.bleu.counting.tables import NgramTables
+    from evalfw.metrics.bleu.counting._tables import NgramTables
 
-# numpy (and evalfw.metrics.bleu.counting.tables, the numpy counter) are imported where the compiled kernel is
+# numpy (and evalfw.metrics.bleu.counting._tables, the numpy counter) are imported where the compiled kernel is
 # absent or declines: a corpus counted by the kernel is scored without importing numpy.
 
 
 class ClippedIndex(ReferenceIndex):
-    """A test set's references as n-gram tables (see :mod:`evalfw.metrics.bleu.counting.tables`)."""
+    """A test set's references as n-gram tables (see :mod:`evalfw.metrics.bleu.counting._tables`)."""
 
     def __init__(self, tables: NgramTables | NativeTables) -> None:
         self.tables = tables
@@ -72,7 +72,7 @@ class Clipped(NgramCounter):
         native = NativeTables.from_lists(references, max_order)
         if native is not None:
             return ClippedIndex(native)
-        from evalfw.metrics.bleu.counting.tables import NgramTables
+        from evalfw.metrics.bleu.counting._tables import NgramTables
 
         return ClippedIndex(NgramTables(references, max_order))
 
@@ -106,7 +106,7 @@ class Clipped(NgramCounter):
         native = NativeTables.build(texts, lines, max_order, unit)
         if native is not None:
             return ClippedIndex(native)
-        from evalfw.metrics.bleu.counting.tables import NgramTables
+        from evalfw.metrics.bleu.counting._tables import NgramTables
 
         tables = NgramTables.from_joined(texts, lines, max_order, unit)
         return None if tables is None else ClippedIndex(tables)

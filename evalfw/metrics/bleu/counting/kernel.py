@@ -1,7 +1,7 @@
 """The optional compiled counting kernel (``evalfw/bleu/_clipcount.c``) behind the joined lane.
 
 It is built by ``pip install`` when a C compiler is available and computes exactly what
-:class:`evalfw.metrics.bleu.counting.tables.NgramTables` computes with numpy (the tests compare the two, and
+:class:`evalfw.metrics.bleu.counting._tables.NgramTables` computes with numpy (the tests compare the two, and
 both against sacreBLEU and NLTK). Without it, or with ``EVALFW_NATIVE=0`` in the environment,
 evalfw counts with numpy: same numbers, slower.
 """
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-    from evalfw.metrics.bleu.counting.tables import NgramTables
+    from evalfw.metrics.bleu.counting._tables import NgramTables
 
 #: (hyp_len, matches) as the kernel returns them: int64 bytes, [lines] and [lines][max_order]
 Counted = tuple[bytes, bytes]
@@ -52,7 +52,7 @@ def describe() -> str:
 
 class NativeTables:
     """The reference side of a test set indexed by the compiled kernel; the same interface as
-    :class:`~evalfw.metrics.bleu.counting.tables.NgramTables` (``ref_lens``, ``segments``, ``max_order``,
+    :class:`~evalfw.metrics.bleu.counting._tables.NgramTables` (``ref_lens``, ``segments``, ``max_order``,
     ``count_joined``, ``count``)."""
 
     def __init__(self, index: Any, lines: int, max_order: int, unit: str | None,
@@ -142,7 +142,7 @@ class NativeTables:
 
     def numpy_tables(self) -> NgramTables:
         if self._numpy is None:
-            from evalfw.metrics.bleu.counting.tables import NgramTables
+            from evalfw.metrics.bleu.counting._tables import NgramTables
 
             if self._unit is None:
                 streams = self._index.tokens()
@@ -180,3 +180,6 @@ def exp(values: np.ndarray) -> np.ndarray:
     if k is None:
         return np.array(list(map(math.exp, values.tolist())), dtype=np.float64)
     return np.frombuffer(k.exp(np.ascontiguousarray(values, dtype=np.float64)), np.float64)
+
+
+__all__ = ["Counted", "describe", "exp", "kernel", "log", "NativeTables"]

@@ -110,3 +110,6 @@ class KernelStats(SegmentStats):
         hyp_len = memoryview(self._raw[0]).cast("q")[-1]
         return (tuple(matches[len(matches) - max_order:]),
                 tuple(max(hyp_len - n, floor) for n in range(max_order)), hyp_len)
+
+
+__all__ = ["floor_totals", "kernel_sums", "KernelStats", "RULES", "Summary"]

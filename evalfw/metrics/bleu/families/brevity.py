@@ -130,3 +130,6 @@ _RULE_OF = {cls.choose_ref_len: cls.name for cls in (Closest, ClosestFirst, Shor
 @hookimpl
 def evalfw_register_brevity_penalties() -> list[type[BrevityPenalty]]:
     return [Closest, ClosestFirst, Shortest]
+
+
+__all__ = ["Closest", "ClosestFirst", "evalfw_register_brevity_penalties", "Shortest"]

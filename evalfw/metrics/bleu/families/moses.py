@@ -39,3 +39,6 @@ class MultiBleuMean(Mean):
 @hookimpl
 def evalfw_register_means() -> list[type[Mean]]:
     return [MultiBleuMean]
+
+
+__all__ = ["evalfw_register_means", "MultiBleuMean"]

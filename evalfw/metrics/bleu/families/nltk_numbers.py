@@ -69,3 +69,6 @@ class NltkContext:
 
         return NltkContext(counts.hyp_len or counts.last_hyp_len,
                            lambda: counts.last_hyp_len, order5)
+
+
+__all__ = ["NltkContext", "RawFraction"]

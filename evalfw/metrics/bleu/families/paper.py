@@ -286,3 +286,11 @@ def evalfw_register_smoothers() -> list[type[Smoother]]:
 @hookimpl
 def evalfw_register_means() -> list[type[Mean]]:
     return [GeometricMean]
+
+
+__all__ = [
+    "AddOne", "Count", "CountSmoother", "Epsilon", "evalfw_register_means",
+    "evalfw_register_smoothers", "GeometricMean", "Interpolated", "LengthScaled",
+    "LengthScaledNeighbours", "Neighbours", "NistGeometric", "PaperSmoother", "Plain",
+    "SMOOTHERS",
+]

@@ -268,3 +268,9 @@ def evalfw_register_smoothers() -> list[type[Smoother]]:
 @hookimpl
 def evalfw_register_means() -> list[type[Mean]]:
     return [SacreMean]
+
+
+__all__ = [
+    "AddK", "evalfw_register_means", "evalfw_register_smoothers", "Exp", "Floor", "log_floor",
+    "LOG_ZERO", "NoSmoothing", "SacreMean",
+]

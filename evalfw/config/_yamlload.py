@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from evalfw.config.locate import KeyPath, Locations, Mark, format_path
+from evalfw.config._locate import KeyPath, Locations, Mark, format_path
 from evalfw.errors import ConfigError
 
 #: Values built from one document, counting nodes reached again through aliases.

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from evalfw.metrics.bleu.counting.keytable import KeyTable
+from evalfw.metrics.bleu.counting._keytable import KeyTable
 
 #: keys are ``entry * V + token``; refuse inputs whose keys could overflow int64.
 _KEY_LIMIT = 1 << 62

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from evalfw.reports.cells import METHOD_WORDS, Significance, significant
+from evalfw.reports._cells import METHOD_WORDS, Significance, significant
 
 
 def p_text(p: float, adjusted: float | None) -> str:

@@ -16,7 +16,7 @@ With ``correction: holm`` the p-values are adjusted across *all* comparisons of 
 with the same method (every test set, metric and system). The all-pairs tests and the bucket
 tests are families of their own, so asking for them never changes the main table's markers.
 The seed is the config's seed and is recorded, so ``evalfw verify`` reproduces every number.
-Drill-down texts and sentence exports are :mod:`evalfw.runner.drilldown`.
+Drill-down texts and sentence exports are :mod:`evalfw.runner._drilldown`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from evalfw.analysis.buckets import bucketed_analysis
 from evalfw.analysis import significance as sig
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult, apply_holm
 from evalfw.errors import ConfigError, EvalfwError, suggest
-from evalfw.runner.evaluate import build_metrics
+from evalfw.runner._evaluate import build_metrics
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig
     from evalfw.host.host import PluginHost
     from evalfw.metrics.base import Metric, SegmentLengths
-    from evalfw.runner.evaluate import Evaluation, Progress
+    from evalfw.runner._evaluate import Evaluation, Progress
 
 KEY = "significance"
 
@@ -253,7 +253,7 @@ class Analysis:
 def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
             progress: Progress | None = None) -> Analysis:
     """Everything of the module docstring, plus drill-down texts and sentence exports."""
-    from evalfw.runner import drilldown
+    from evalfw.runner import _drilldown as drilldown
 
     tables = []
     # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of resamples

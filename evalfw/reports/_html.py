@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from evalfw.reports import html_parts as parts
-from evalfw.reports.cells import Significance
-from evalfw.reports.svg import Point, bucket_chart, interval_chart
+from evalfw.reports import _html_parts as parts
+from evalfw.reports._cells import Significance
+from evalfw.reports._svg import Point, bucket_chart, interval_chart
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src 'none'; "
        "connect-src 'none'; script-src 'none'")
@@ -68,7 +68,7 @@ def _places(row: Mapping[str, Any]) -> int:
 
 def results_table(record: Mapping[str, Any], sig: Significance) -> str:
     """The paper table: systems x (test set, metric) with intervals and markers."""
-    from evalfw.reports.grid import Grid
+    from evalfw.reports._grid import Grid
 
     grid = Grid(record)
     out = ['<table class="results"><thead><tr><th rowspan="2">System</th>']

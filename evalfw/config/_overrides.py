@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from evalfw.config.locate import KeyPath, Locations, format_path, parse_path
-from evalfw.config.yamlload import parse_yaml
+from evalfw.config._locate import KeyPath, Locations, format_path, parse_path
+from evalfw.config._yamlload import parse_yaml
 from evalfw.errors import ConfigError
 
 

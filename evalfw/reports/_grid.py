@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evalfw.reports.cells import Significance
+from evalfw.reports._cells import Significance
 
 
 @dataclass(frozen=True)

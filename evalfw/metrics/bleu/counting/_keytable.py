@@ -1,6 +1,6 @@
 """Exact membership and rank lookups of int64 keys through an open-addressing hash table.
 
-The n-gram tables (:mod:`evalfw.metrics.bleu.counting.tables`) are sorted arrays of distinct non-negative
+The n-gram tables (:mod:`evalfw.metrics.bleu.counting._tables`) are sorted arrays of distinct non-negative
 keys, and counting asks, for every hypothesis position, whether its key is in the table and
 at which rank. A binary search needs the queries sorted first to be fast (an ``argsort`` per
 order per system); a hash table answers unsorted queries directly with a few gathers.

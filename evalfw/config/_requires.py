@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from evalfw.config.locate import Locations
+from evalfw.config._locate import Locations
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost

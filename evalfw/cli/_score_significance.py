@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from evalfw.analysis import sacrebleu_mode as sm
 from evalfw.analysis import significance as sig
-from evalfw.cli import sacrebleu_text as st
+from evalfw.cli import _sacrebleu_text as st
 from evalfw.errors import ConfigError
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ Rows are BLEU's statistics rows (:mod:`evalfw.metrics.bleu.metric`)::
 with W the orders counted (``spec.count_orders``), each row the sums of some segments (a
 resample). :class:`BatchScorer` builds a ``Counts`` per row and calls ``engine.score_counts``
 (any plugin works), or, when the spec's components offer row methods
-(:mod:`evalfw.metrics.bleu.fast`), scores all rows in one go with the same float64
+(:mod:`evalfw.metrics.bleu._rows`), scores all rows in one go with the same float64
 operations in the same order.
 """
 
@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from evalfw.metrics.bleu import engine, fast
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import _rows as fast
 from evalfw.metrics.bleu.components import Counts
 from evalfw.metrics.bleu.spec import BleuSpec
 

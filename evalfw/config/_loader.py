@@ -1,7 +1,7 @@
 """Loading and validating an experiment config, in the documented bootstrap order.
 
-1. parse the YAML safely, with positions (:mod:`evalfw.config.yamlload`);
-2. apply ``--set`` overrides (:mod:`evalfw.config.overrides`);
+1. parse the YAML safely, with positions (:mod:`evalfw.config._yamlload`);
+2. apply ``--set`` overrides (:mod:`evalfw.config._overrides`);
 3. validate against the static JSON Schema;
 4. build the plugin host with the config's ``plugin_dirs``;
 5. check ``requires:`` -- before any data file is looked at;
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from evalfw.plugin.component import ComponentChoice
-from evalfw.config import choices
-from evalfw.config.locate import KeyPath, Locations
+from evalfw.config import _choices as choices
+from evalfw.config._locate import KeyPath, Locations
 from evalfw.config.model import (
     DEFAULT_METRIC,
     ExperimentConfig,
@@ -28,11 +28,11 @@ from evalfw.config.model import (
     config_sha256,
     frozen,
 )
-from evalfw.config.overrides import Override, apply_overrides, parse_override
+from evalfw.config._overrides import Override, apply_overrides, parse_override
 from evalfw.config.paths import PathResolver, check_experiment_name
-from evalfw.config.requires import check_requirements, parse_requirements
+from evalfw.config._requires import check_requirements, parse_requirements
 from evalfw.config.schema import check_schema, static_schema
-from evalfw.config.yamlload import parse_yaml, read_config_text
+from evalfw.config._yamlload import parse_yaml, read_config_text
 from evalfw.errors import ConfigError
 from evalfw.host.host import PluginHost
 

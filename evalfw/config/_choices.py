@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from evalfw.config.locate import KeyPath, Locations, format_path
+from evalfw.config._locate import KeyPath, Locations, format_path
 from evalfw.config.model import DEFAULT_METRIC, ENTRY_KEYS
 from evalfw.config.schema import check_schema
 from evalfw.errors import ConfigError

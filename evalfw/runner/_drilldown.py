@@ -28,7 +28,7 @@ from evalfw.metrics.base import SegmentLengths
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, TestSetConfig
-    from evalfw.runner.evaluate import Evaluation
+    from evalfw.runner._evaluate import Evaluation
 
 EXPORT_FILES = {"csv": "sentences.csv", "jsonl": "sentences.jsonl"}
 
