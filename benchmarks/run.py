@@ -1,4 +1,4 @@
-"""Speed and memory of evalfw next to sacreBLEU 2.6.0 and NLTK 3.10.4 (issue 5 targets).
+"""Speed and memory of evalfw next to sacreBLEU 2.6.0 and NLTK 3.10.4 on the same work.
 
     python benchmarks/run.py                 # every target (the 1M corpus is generated once)
     python benchmarks/run.py corpus sentence # some targets
@@ -102,7 +102,7 @@ def report(target: str, base_name: str, base: Measure, ours_name: str, ours: Mea
     row = {"target": target, "baseline": base_name, "evalfw": ours_name,
            "base_cpu": base.cpu, "ours_cpu": ours.cpu, "ratio": ratio, "need": need,
            "base_mb": base.rss_mb, "ours_mb": ours.rss_mb, "identical": identical}
-    # need None: shown for information, no target of its own (the issue sets none)
+    # need None: shown for information, without a target of its own
     ok = ("ok" if identical else "NOT IDENTICAL") if need is None else \
         "ok" if ratio >= need and identical else "MISSED"
     wanted = "no target" if need is None else f"need {need:g}"
@@ -131,7 +131,7 @@ def run_targets(names: list[str], repeat: int, data: Path) -> list[dict]:
                            need=20))
     if "nltk" in names:
         base = measure("nltk", "nltk", repeat=repeat)
-        # the issue's target is the preset; the drop-in module is reported beside it
+        # the target is the preset; the drop-in module is reported beside it
         for label, impl, need in [("evalfw preset nltk", "evalfw", 30.0),
                                   ("evalfw.compat.nltk", "evalfw-compat", None)]:
             ours = measure("nltk", impl, repeat=repeat)

@@ -137,17 +137,17 @@ def synthetic(impl: str, data: str) -> list[float]:
 
 def cached(impl: str, data: str, cache_dir: str) -> list[float]:
     """Streamed 1M-segment corpus BLEU through the statistics cache (cold, then warm)."""
-    from evalfw.runner import cache
-    from evalfw.metrics.bleu import engine
     from evalfw.metrics.bleu import stream
+    from evalfw.metrics.bleu.metric import Bleu
+    from evalfw.runner import cache
 
     spec_of, _ = _evalfw()
-    spec = spec_of()
+    metric = Bleu(spec_of())
     ref, hyp = Path(data) / "ref.txt", Path(data) / "hyp.txt"
-    key = cache.stats_key(spec, cache.file_digest(hyp), [cache.file_digest(ref)])
+    key = cache.stats_key(metric, cache.file_digest(hyp), [cache.file_digest(ref)])
     stats = cache.StatsCache(cache_dir).get_or_compute(
-        key, lambda: stream.stream_files(spec, hyp, [ref]))
-    return [engine.corpus_score(spec, stats).score]
+        key, metric, lambda: metric.rows(stream.stream_files(metric.spec, hyp, [ref])))
+    return [metric.score(stats)]
 
 
 TASKS = {

@@ -2,7 +2,8 @@
 
 Public API (imported lazily, so ``import evalfw`` stays cheap):
 
-- :func:`corpus_bleu`, :func:`sentence_bleu`, :func:`sentence_scores` -- score text;
+- :func:`metric` and :func:`corpus_score` -- any registered metric; :func:`corpus_bleu`,
+  :func:`sentence_bleu`, :func:`sentence_scores` -- BLEU;
 - :func:`run` -- run a config and return its record;
 - :data:`hookimpl` and the contracts a plugin implements: :class:`Metric` (with
   :class:`Score`), :class:`Tokenizer`, the BLEU components (:class:`NgramCounter`,
@@ -28,6 +29,8 @@ from evalfw.plugin import hookimpl
 from evalfw.version import __version__
 
 _LAZY = {
+    "metric": "evalfw.api",
+    "corpus_score": "evalfw.api",
     "corpus_bleu": "evalfw.api",
     "sentence_bleu": "evalfw.api",
     "sentence_scores": "evalfw.api",

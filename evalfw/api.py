@@ -1,4 +1,5 @@
-"""Public scoring functions: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores``.
+"""Public scoring functions: any metric through :func:`metric` and :func:`corpus_score`,
+and BLEU's ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores``.
 
 They follow sacreBLEU's call convention (a list of hypothesis strings and a list of reference
 *streams*, ``references[k][i]`` = reference k of segment i) but check what sacreBLEU does not:
@@ -18,8 +19,9 @@ from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.errors import InputError
 
 if TYPE_CHECKING:
-    from evalfw.metrics.bleu.stats import SegmentStats
     from evalfw.host.host import PluginHost
+    from evalfw.metrics.base import Metric
+    from evalfw.metrics.bleu.stats import SegmentStats
 
 
 @functools.cache
@@ -29,6 +31,33 @@ def default_host() -> PluginHost:
     from evalfw.host.host import PluginHost
 
     return PluginHost.create()
+
+
+def metric(name: str = "bleu", *, host: PluginHost | None = None, **options: Any) -> Metric:
+    """The registered metric ``name`` with ``options`` (a plugin's as well as a built-in's)::
+
+        m = evalfw.metric("bleu", preset="nltk")
+        stats = m.segment_statistics(hypotheses, [refs])   # one row per segment
+        m.score(stats), m.sentence_scores(stats), m.signature(1)
+    """
+    host = host or default_host()
+    return host.registry("metric").get(name).create(options, host=host)
+
+
+def corpus_score(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],
+                 name: str = "bleu", *, host: PluginHost | None = None, **options: Any) -> Any:
+    """The corpus result of metric ``name`` (its ``.score``, ``.signature``, ``str()``)."""
+    check_inputs(hypotheses, references)
+    m = metric(name, host=host, **options)
+    nrefs = _nrefs(references)
+    return m.result(m.segment_statistics(hypotheses, references), nrefs)
+
+
+def _nrefs(references: Sequence[Sequence[str | None]]) -> int | str:
+    """References per segment, or ``"var"`` when it varies (sacreBLEU's rule)."""
+    counts = {sum(stream[i] is not None for stream in references)
+              for i in range(len(references[0]))}
+    return counts.pop() if len(counts) == 1 else "var"
 
 
 def check_inputs(hypotheses: Any, references: Any) -> None:
@@ -103,6 +132,6 @@ def sentence_score_values(hypotheses: Sequence[str], references: Sequence[Sequen
 
 
 __all__ = [
-    "check_inputs", "compute_stats", "corpus_bleu", "default_host", "sentence_bleu",
-    "sentence_score_values", "sentence_scores",
+    "check_inputs", "compute_stats", "corpus_bleu", "corpus_score", "default_host", "metric",
+    "sentence_bleu", "sentence_score_values", "sentence_scores",
 ]

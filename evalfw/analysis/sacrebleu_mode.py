@@ -1,7 +1,7 @@
 """``sacrebleu`` mode: sacreBLEU 2.6.0's bootstrap CI, paired bootstrap and paired
 approximate randomization, reproduced number for number for the same seed.
 
-What has to match (see the sacreBLEU reference notes, section 6):
+What has to match (sacreBLEU 2.6.0's `significance.py`, as run and read):
 
 - RNG: ``numpy.random.default_rng(seed)`` (PCG64); bootstrap indices as
   ``choice(S, (n, S))``, AR masks as ``integers(2, (n, S), dtype=bool)``, drawn here block by

@@ -33,7 +33,7 @@ class Grid:
     def __init__(self, record: Mapping[str, Any], decimals: int | None = None) -> None:
         self.record = record
         self.decimals = decimals
-        self.significance = Significance(record)  # intervals and markers (issue 4), if any
+        self.significance = Significance(record)  # intervals and markers, if analysed
         levels = {m["name"]: m["levels"] for m in record.get("metrics", [])}
         self.columns: list[Column] = []
         self.systems: list[str] = []
