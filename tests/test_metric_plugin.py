@@ -97,8 +97,10 @@ def test_score_text_json_and_paired(capsys: pytest.CaptureFixture[str]) -> None:
     assert obj["score"] == want and obj["metric"] == "unigram-f1" and obj["name"] == hyp
     assert main([*args[:-4], "-m", "bleu", "unigram-error", "--plugins-dir", str(PLUGINS)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("BLEU|nrefs:1|") and out[1] == \
-        f"unigram-error|nrefs:1|tok:whitespace|unigram-error:1 = {100 - want:.1f}"
+    # sacreBLEU's layout: metrics by upper-case name, aligned at "="
+    assert out[0].startswith("BLEU|nrefs:1|") and out[1].endswith(
+        f" unigram-error|nrefs:1|tok:whitespace|unigram-error:1 = {100 - want:.1f}")
+    assert out[0].index("=") == out[1].index("=")
     weak = str(SAMPLE / "sys" / "Weak.txt")
     assert main([*args[:4], weak, hyp, "-m", "unigram-f1", "--plugins-dir", str(PLUGINS),
                  "--paired-bs", "--paired-bs-n", "100"]) == 0

@@ -105,17 +105,18 @@ def _pad(text: str, width: int, align: str) -> str:
     return " " * left + text + " " * (gap - left)
 
 
-def fancy_grid(header: tuple[str, str], rows: list[tuple[str, str]]) -> str:
-    """A two-column table in tabulate's ``fancy_grid`` style as sacreBLEU prints it: names
-    right-aligned, cells centred, multi-line cells, header columns at least 2 wider."""
-    aligns = ("right", "center")
+def fancy_grid(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    """A table in tabulate's ``fancy_grid`` style as sacreBLEU prints it: names (the first
+    column) right-aligned, cells centred, multi-line cells, columns at least 2 wider than
+    their header."""
+    aligns = ("right", *("center",) * (len(header) - 1))
     widths = [max([len(header[c]) + 2] + [len(line) for row in rows for line in
-                                            row[c].split("\n")]) for c in range(2)]
+                                            row[c].split("\n")]) for c in range(len(header))]
 
     def rule(left: str, fill: str, mid: str, right: str) -> str:
         return left + mid.join(fill * (w + 2) for w in widths) + right
 
-    def lines(cells: tuple[str, str]) -> list[str]:
+    def lines(cells: tuple[str, ...]) -> list[str]:
         parts = [cell.split("\n") for cell in cells]
         height = max(len(p) for p in parts)
         out = []

@@ -1,13 +1,13 @@
 """sacreBLEU's significance flags for ``evalfw score``: ``--confidence``, ``--paired-bs``,
 ``--paired-ar`` (with ``-n`` variants) and ``--seed``.
 
-The statistics run in ``sacrebleu`` mode whenever the metric reproduces sacreBLEU's resampling
-arithmetic (BLEU with sacreBLEU's smoothing and mean), so the numbers equal sacreBLEU's for the
-same seed; other metrics and variants (``--preset nltk`` ...) use the default mode. The first
-``-i`` system is the baseline.
-Output: text as sacreBLEU prints it (score line with ``(μ = mean ± ci)``; the paired table,
-notes and signatures), JSON objects gaining ``mean``, ``ci`` and, for non-baseline systems,
-``p_value``.
+Each metric's statistics run in ``sacrebleu`` mode whenever the metric reproduces sacreBLEU's
+resampling arithmetic (BLEU with sacreBLEU's smoothing and mean), so the numbers equal
+sacreBLEU's for the same seed; other metrics and variants (``--preset nltk`` ...) use the
+default mode. The first ``-i`` system is the baseline. Output: text as sacreBLEU prints it
+(score lines with ``(μ = mean ± ci)``, aligned at ``=``; the paired table with one column per
+metric in ``-m`` order, notes and signatures), JSON objects (one per system and metric)
+gaining ``mean``, ``ci`` and, for non-baseline systems, ``p_value``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evalfw.analysis import sacrebleu_mode as sm
 from evalfw.analysis import significance as sig
@@ -76,68 +74,103 @@ def _obj(name: str, res: Any, sig_text: str, **extra: Any) -> dict[str, Any]:
     return obj
 
 
-def run(args: argparse.Namespace, metric: Metric, named: list[tuple[str, np.ndarray]],
-        nrefs: int | str) -> int:
-    """Compute and print; returns the exit status."""
+def align(lines: list[str]) -> list[str]:
+    """sacreBLEU's alignment of several score lines: the text before `` = `` right-justified
+    to the longest (lines without ``=``, e.g. ``--score-only``, stay as they are)."""
+    cuts = [line.index("=") - 1 if "=" in line else -1 for line in lines]
+    w = max(cuts, default=0)
+    return [line if cut < 0 else f"{line[:cut]:>{w}}{line[cut:]}"
+            for cut, line in zip(cuts, lines)]
+
+
+def run(args: argparse.Namespace, metrics: list[Metric],
+        named: list[tuple[str, list[np.ndarray]]], nrefs: int | str) -> int:
+    """Compute and print; ``named`` holds each system's statistics per metric (in the order
+    of ``metrics``). Returns the exit status."""
     if args.sentence_level:
         raise ConfigError("--confidence/--paired-bs/--paired-ar work on corpus scores; "
                           "drop --sentence-level")
     if (args.paired_bs or args.paired_ar) and len(named) < 2:
         raise ConfigError("paired tests need at least two systems: give the baseline and the "
                           "other systems with -i BASELINE SYS1 [SYS2 ...]")
-    mode = "sacrebleu" if sm.supports(metric) else "default"
-    results = {name: metric.result(stats, nrefs) for name, stats in named}
-    out = (_paired if args.paired_bs or args.paired_ar else _confidence)(
-        args, metric, dict(named), results, mode)
+    out = (_paired if args.paired_bs or args.paired_ar else _confidence)(args, metrics, named,
+                                                                         nrefs)
     if args.format == "json":
         json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
     return 0
 
 
-def _confidence(args: argparse.Namespace, metric: Metric, stats: dict[str, np.ndarray],
-                results: dict[str, Any], mode: str) -> list[dict[str, Any]]:
-    seed = sm.read_seed(args.seed) if mode == "sacrebleu" else None
+def _mode(metric: Metric) -> str:
+    return "sacrebleu" if sm.supports(metric) else "default"
+
+
+def _confidence(args: argparse.Namespace, metrics: list[Metric],
+                named: list[tuple[str, list[np.ndarray]]], nrefs: int | str
+                ) -> list[dict[str, Any]]:
+    """One line per system and metric, metrics in sacreBLEU's order (by upper-case name)."""
+    order = sorted(range(len(metrics)), key=lambda k: metrics[k].name.upper())
     out = []
-    for name, res in results.items():
-        ci = sig.confidence_interval(stats[name], metric, args.confidence_n,
-                                     args.seed, mode, system=name)
-        label = seed.label if seed else str(ci.seed)
-        sig_text = st.confidence_signature(signature(res), ci, label)
-        out.append(_obj(name, res, sig_text, mean=ci.mean, ci=ci.ci))
-        if args.format == "text":
+    for system, stats in named:
+        lines = []
+        for k in order:
+            metric, rows = metrics[k], stats[k]
+            res = metric.result(rows, nrefs)
+            mode = _mode(metric)
+            ci = sig.confidence_interval(rows, metric, args.confidence_n, args.seed, mode,
+                                         system=system)
+            label = sm.read_seed(args.seed).label if mode == "sacrebleu" else str(ci.seed)
+            sig_text = st.confidence_signature(signature(res), ci, label)
+            out.append(_obj(system, res, sig_text, mean=ci.mean, ci=ci.ci))
             score = st.confidence_text(res.score, ci, width(args, res))
-            line = score if args.score_only else \
-                f"{res.name}|{sig_text} = {score}{_verbose(res)}"
-            sys.stdout.write((f"{name}: " if len(results) > 1 else "") + line + "\n")
+            lines.append(score if args.score_only else
+                         f"{res.name}|{sig_text} = {score}{_verbose(res)}")
+        if args.format == "text":
+            prefix = f"{system}: " if len(named) > 1 else ""
+            sys.stdout.write("".join(f"{prefix}{line}\n" for line in align(lines)))
     return out
 
 
-def _paired(args: argparse.Namespace, metric: Metric, stats: dict[str, np.ndarray],
-            results: dict[str, Any], mode: str) -> list[dict[str, Any]]:
+def _paired(args: argparse.Namespace, metrics: list[Metric],
+            named: list[tuple[str, list[np.ndarray]]], nrefs: int | str
+            ) -> list[dict[str, Any]]:
+    """sacreBLEU's paired table: one column per metric (in ``-m`` order)."""
     method = "bootstrap" if args.paired_bs else "ar"
     n = args.paired_bs_n if args.paired_bs else args.paired_ar_n
-    base = next(iter(stats))
-    outcome = sig.paired_analysis(stats, base, metric, method, n, args.seed, mode)
-    comps = {c.system: c for c in outcome.comparisons}
-    first = results[base]
-    sig_text = st.paired_signature(signature(first), method, outcome.n, outcome.seed)
-    places = width(args, first)
-    out, rows = [], []
-    for name, res in results.items():
-        if name == base:
-            interval = outcome.baseline
-            extra = {"mean": interval.mean if interval else None,
-                     "ci": interval.ci if interval else None}
-            rows.append((f"Baseline: {name}", st.baseline_cell(res.score, interval, places)))
-        else:
-            c = comps[name]
-            extra = {"mean": c.mean, "ci": c.ci, "p_value": c.p_value}
-            rows.append((name, st.comparison_cell(c, places)))
-        out.append(_obj(name, res, sig_text, **extra))
+    base = named[0][0]
+    columns: list[list[str]] = [[f"Baseline: {base}", *(s for s, _ in named[1:])]]
+    headers, signatures, out = ["System"], {}, []
+    objects: dict[str, list[dict[str, Any]]] = {s: [] for s, _ in named}
+    for k, metric in enumerate(metrics):
+        stats = {system: rows[k] for system, rows in named}
+        results = {system: metric.result(rows, nrefs) for system, rows in stats.items()}
+        outcome = sig.paired_analysis(stats, base, metric, method, n, args.seed,
+                                      _mode(metric))
+        comps = {c.system: c for c in outcome.comparisons}
+        first = results[base]
+        sig_text = st.paired_signature(signature(first), method, outcome.n, outcome.seed)
+        places = width(args, first)
+        cells = []
+        for system, res in results.items():
+            if system == base:
+                interval = outcome.baseline
+                extra = {"mean": interval.mean if interval else None,
+                         "ci": interval.ci if interval else None}
+                cells.append(st.baseline_cell(res.score, interval, places))
+            else:
+                c = comps[system]
+                extra = {"mean": c.mean, "ci": c.ci, "p_value": c.p_value}
+                cells.append(st.comparison_cell(c, places))
+            objects[system].append(_obj(system, res, sig_text, **extra))
+        columns.append(cells)
+        headers.append(f"{first.name} (μ ± 95% CI)" if method == "bootstrap" else first.name)
+        signatures[first.name] = sig_text
+        n = outcome.n
+    for system, _ in named:
+        out += objects[system]
     if args.format == "text":
-        header = f"{first.name} (μ ± 95% CI)" if method == "bootstrap" else first.name
-        sys.stdout.write(st.fancy_grid(("System", header), rows) + "\n\n")
-        sys.stdout.write(st.paired_explanation(method, outcome.n, f"Baseline: {base}") + "\n")
-        sys.stdout.write(st.signatures_block({first.name: sig_text}) + "\n")
+        rows = list(zip(*columns))
+        sys.stdout.write(st.fancy_grid(tuple(headers), rows) + "\n\n")
+        sys.stdout.write(st.paired_explanation(method, n, f"Baseline: {base}") + "\n")
+        sys.stdout.write(st.signatures_block(signatures) + "\n")
     return out

@@ -121,26 +121,30 @@ def execute(args: argparse.Namespace) -> int:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")
     nrefs = len(refs)
-    stats = []  # per metric: [(system, statistics rows)]
+    per_metric = []  # per metric: each system's statistics rows
     for metric in metrics:
         prepared = metric.prepare_references([r.lines for r in refs])
-        stats.append([(s.path, metric.segment_statistics(s.lines, prepared)) for s in systems])
-    from evalfw.cli import _score_significance as score_significance
+        per_metric.append([metric.segment_statistics(s.lines, prepared) for s in systems])
+    named = [(s.path, [rows[k] for rows in per_metric]) for k, s in enumerate(systems)]
+    from evalfw.cli import _score_significance as significance
 
-    if score_significance.requested(args):
-        status = 0
-        for metric, named in zip(metrics, stats):
-            status = score_significance.run(args, metric, named, nrefs) or status
-        return status
+    if significance.requested(args):
+        return significance.run(args, metrics, named, nrefs)
+    # metrics in sacreBLEU's order (by upper-case name), one object per system and metric
+    order = sorted(range(len(metrics)), key=lambda k: metrics[k].name.upper())
     out: list[dict[str, Any]] = []
-    for k, system in enumerate(systems):
-        for metric, named in zip(metrics, stats):
-            rows = named[k][1]
+    for system, stats in named:
+        lines: list[str] = []
+        for k in order:
             if args.sentence_level:
-                for i, res in enumerate(metric.sentence_results(rows, nrefs)):
-                    out.append(_emit(res, args, system.path, segment=i))
+                for i, res in enumerate(metrics[k].sentence_results(stats[k], nrefs)):
+                    lines.append(_emit(res, args, system, out, segment=i))
             else:
-                out.append(_emit(metric.result(rows, nrefs), args, system.path))
+                lines.append(_emit(metrics[k].result(stats[k], nrefs), args, system, out))
+        if args.format == "text":
+            prefix = f"{system}: " if len(systems) > 1 else ""
+            lines = lines if args.sentence_level else significance.align(lines)
+            sys.stdout.write("".join(f"{prefix}{line}\n" for line in lines))
     if args.format == "json":
         json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -157,20 +161,15 @@ def _read_stdin() -> Any:
     return parse_segments(sys.stdin.buffer.read(), "<stdin>", check_tokenized=True)
 
 
-def _emit(res: Any, args: argparse.Namespace, name: str, segment: int | None = None) -> dict[str, Any]:
-    # one object per system and metric (or segment): "name" is the system, as in the paired
-    # tests' output
+def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any]],
+          segment: int | None = None) -> str:
+    """The text line of one result; its JSON object goes to ``out`` ("name" is the system,
+    as in the paired tests' output)."""
     from evalfw.cli._score_significance import signature, width
 
     obj = {**res.to_json(), "name": name, "metric": res.name}
     if segment is not None:
         obj["segment"] = segment + 1
-    if args.format == "text":
-        line = res.format(width=width(args, res), signature=signature(res),
-                          score_only=args.score_only)
-        multi = args.input and len(args.input) > 1
-        sys.stdout.write((f"{name}: " if multi else "") + line + "\n")
-    return obj
-
-
-__all__ = ["build_metrics", "configure", "EPILOG", "execute", "HELP", "options_from_args"]
+    out.append(obj)
+    return res.format(width=width(args, res), signature=signature(res),
+                      score_only=args.score_only)
