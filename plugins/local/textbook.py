@@ -11,8 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from evalfw.components import Preset, Tokenizer
-from evalfw.plugin import hookimpl
+from evalfw import Preset, Tokenizer, hookimpl
 
 
 def _is_punct(ch: str) -> bool:
@@ -41,7 +40,7 @@ class TextbookPreset(Preset):
     description = "classic write-ups: lc-nopunct words, shortest reference, no smoothing, 0-1"
     settings = {
         "tokenizer": "lc-nopunct",
-        "precision": {"name": "clipped", "total_floor": 0},
+        "counter": {"name": "clipped", "total_floor": 0},
         "brevity_penalty": {"name": "shortest", "formula": "sacrebleu"},
         "smoothing": "plain",
         "mean": "geometric",

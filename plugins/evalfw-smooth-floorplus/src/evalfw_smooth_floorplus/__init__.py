@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import evalfw
-from evalfw.components import Counts, Smoothed, Smoother
+from evalfw import Counts, Smoothed, Smoother
 
 __version__ = "0.1.0"
 
