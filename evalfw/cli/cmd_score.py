@@ -48,6 +48,14 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
                    help="load the local plugin files of DIR (repeatable)")
+    p.add_argument("--source", metavar="SRC", default=None,
+                   help="source segments, for metrics that read them (model-based metrics)")
+    p.add_argument("--scores", nargs="+", metavar="FILE", default=None,
+                   help="precomputed per-segment scores of each -i system, in -i order, for "
+                        "-m segment-scores (one number per line, or .tsv/.jsonl with "
+                        "--scores-column)")
+    p.add_argument("--scores-column", metavar="NAME", default=None,
+                   help="the TSV column or JSONL key of --scores files")
     from evalfw.cli._score_significance import add_arguments
 
     add_arguments(p)  # --confidence, --paired-bs, --paired-ar, --seed (sacreBLEU's flags)
@@ -121,10 +129,12 @@ def execute(args: argparse.Namespace) -> int:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")
     nrefs = len(refs)
+    contexts = _contexts(args, systems, len(refs[0].lines))
     per_metric = []  # per metric: each system's statistics rows
     for metric in metrics:
         prepared = metric.prepare_references([r.lines for r in refs])
-        per_metric.append([metric.segment_statistics(s.lines, prepared) for s in systems])
+        per_metric.append([metric.statistics_of(s.lines, prepared, c)
+                           for s, c in zip(systems, contexts)])
     named = [(s.path, [rows[k] for rows in per_metric]) for k, s in enumerate(systems)]
     from evalfw.cli import _score_significance as significance
 
@@ -149,6 +159,29 @@ def execute(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
     return 0
+
+
+def _contexts(args: argparse.Namespace, systems: list[Any], segments: int) -> list[Any]:
+    """What metrics that want context get: the source and each system's ``--scores``."""
+    from evalfw.errors import ConfigError
+    from evalfw.io.scores import read_scores
+    from evalfw.io.text import read_segments
+    from evalfw.metrics.base import SegmentContext
+
+    source = read_segments(args.source, shown=args.source).lines if args.source else None
+    if source is not None and len(source) != segments:
+        raise ConfigError(f"--source {args.source} has {len(source)} lines but the references "
+                          f"have {segments}")
+    scores: list[dict[str, list[float]]] = [{} for _ in systems]
+    if args.scores is not None:
+        if len(args.scores) != len(systems):
+            raise ConfigError(f"--scores: {len(args.scores)} file(s) for {len(systems)} "
+                              "system(s); give one score file per -i system, in the same order")
+        for k, path in enumerate(args.scores):
+            scores[k]["scores"] = read_scores(path, args.scores_column, segments=segments,
+                                              shown=path).scores
+    return [SegmentContext(test_set="", system=s.path, source=source, scores=sc)
+            for s, sc in zip(systems, scores)]
 
 
 def _read_stdin() -> Any:

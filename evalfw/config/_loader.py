@@ -171,26 +171,46 @@ def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> Test
             if ref in references:
                 raise paths.loc.error(where, f"reference file {ref} is listed twice in {what}")
             references.append(ref)
-    systems: dict[str, Path] = {}
-    for name, text in ts["systems"].items():
-        where = (*path, "systems", name)
-        found = paths.files(text, where, f"system '{name}' of {what}")
+    systems = _named_files(ts["systems"], (*path, "systems"), paths, what, "system")
+    scores = []
+    for name, block in ts.get("segment_scores", {}).items():
+        where = (*path, "segment_scores", name, "files")
+        files = _named_files(block["files"], where, paths, what, f"scores '{name}' of system")
+        missing = [s for s in systems if s not in files]
+        extra = [s for s in files if s not in systems]
+        if missing or extra:
+            raise paths.loc.error(where, (
+                f"scores '{name}' must have one file per system of {what}"
+                + (f"; missing: {', '.join(missing)}" if missing else "")
+                + (f"; not a system: {', '.join(extra)}" if extra else "")))
+        scores.append((name, block.get("column"), tuple((s, files[s]) for s in systems)))
+    return TestSetConfig(
+        name=ts["name"], langs=ts["langs"], source=source[0] if source else None,
+        references=tuple(references), systems=tuple(systems.items()),
+        tokenizer=copy.deepcopy(ts.get("tokenizer")), segment_scores=tuple(scores),
+    )
+
+
+def _named_files(spec: Mapping[str, str], path: KeyPath, paths: PathResolver, what: str,
+                 role: str) -> dict[str, Path]:
+    """Name -> file of a ``systems``-like mapping: the key ``*`` takes a glob and names the
+    files by stem; any other key names one file."""
+    out: dict[str, Path] = {}
+    for name, text in spec.items():
+        where = (*path, name)
+        found = paths.files(text, where, f"{role} '{name}' of {what}")
         if name == SYSTEM_GLOB_KEY:
             named = [(p.stem, p) for p in found]
         elif len(found) == 1:
             named = [(name, found[0])]
         else:
             raise paths.loc.error(where, (
-                f"{text!r} matches {len(found)} files but names one system; use the key "
-                f"'{SYSTEM_GLOB_KEY}' to name systems by file stem"))
-        for sys_name, file in named:
-            if sys_name in systems:
+                f"{text!r} matches {len(found)} files but names one {role.split()[0]}; use "
+                f"the key '{SYSTEM_GLOB_KEY}' to name them by file stem"))
+        for key, file in named:
+            if key in out:
                 raise paths.loc.error(where, (
-                    f"system name '{sys_name}' is used twice in {what} ({systems[sys_name]} "
-                    f"and {file}); rename one file or name the systems explicitly"))
-            systems[sys_name] = file
-    return TestSetConfig(
-        name=ts["name"], langs=ts["langs"], source=source[0] if source else None,
-        references=tuple(references), systems=tuple(systems.items()),
-        tokenizer=copy.deepcopy(ts.get("tokenizer")),
-    )
+                    f"{role.split()[0]} name '{key}' is used twice in {what} ({out[key]} "
+                    f"and {file}); rename one file or name them explicitly"))
+            out[key] = file
+    return out

@@ -54,6 +54,8 @@ class TestSetConfig:
     systems: tuple[tuple[str, Path], ...]
     #: default tokenizer for metrics that choose none: a name or {"name": ..., <options>}
     tokenizer: str | Mapping[str, Any] | None = None
+    #: precomputed per-segment scores: name -> (column or None, ((system, file), ...))
+    segment_scores: tuple[tuple[str, str | None, tuple[tuple[str, Path], ...]], ...] = ()
 
     @property
     def source_lang(self) -> str:

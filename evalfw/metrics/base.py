@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from abc import abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.plugin.component import Component
@@ -77,6 +77,23 @@ class Score:
 
 
 @dataclass(frozen=True)
+class SegmentContext:
+    """What a metric may know about the segments besides hypotheses and references, given to
+    metrics that set ``wants_context`` (a model-based metric reads the source; the
+    ``segment-scores`` metric reads the precomputed scores of the system)."""
+
+    #: the test set and the system the hypotheses belong to
+    test_set: str
+    system: str
+    #: the language pair, e.g. "en-de" (None when unknown, e.g. on the command line)
+    langs: str | None = None
+    #: the source segments, when the test set has a source file
+    source: Sequence[str] | None = None
+    #: precomputed per-segment scores of this system, by the name the test set gives them
+    scores: Mapping[str, Sequence[float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SegmentLengths:
     """Per-segment lengths, in the metric's own units (tokens for BLEU), that bucketers group
     segments by: the hypothesis length and the reference length the metric used."""
@@ -101,6 +118,8 @@ class Metric(Component):
     #: True when ``score`` reads the last row as well as the column sums (NLTK's corpus
     #: smoothing does); resampling then passes each resample's last segment along
     reads_last_row: bool = False
+    #: True when ``segment_statistics`` takes a third argument, the :class:`SegmentContext`
+    wants_context: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ construction
 
@@ -170,6 +189,13 @@ class Metric(Component):
         keys share one computation per system, and the statistics cache keys on it."""
         return (type(self).__module__, type(self).__qualname__, self.name, self.version,
                 _frozen(self.options))
+
+    def statistics_of(self, hypotheses: Sequence[str], references: Any,
+                      context: SegmentContext) -> np.ndarray:
+        """``segment_statistics``, with the context for a metric that wants it."""
+        if self.wants_context:
+            return self.segment_statistics(hypotheses, references, context)  # type: ignore[call-arg]
+        return self.segment_statistics(hypotheses, references)
 
     def sentence_score(self, row: np.ndarray) -> float:
         """The score of one segment from its row of statistics."""
@@ -270,4 +296,4 @@ def _frozen(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
-__all__ = ["Metric", "Score", "SegmentLengths"]
+__all__ = ["Metric", "Score", "SegmentContext", "SegmentLengths"]

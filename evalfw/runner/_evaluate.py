@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import ConfigError, InputError
+from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
+from evalfw.metrics.base import SegmentContext
 from evalfw.runner import cache as stats_cache
 
 if TYPE_CHECKING:
@@ -90,7 +92,33 @@ def build_metrics(cfg: ExperimentConfig, host: PluginHost,
     return {m.name: build_metric(host, m, ts) for m in cfg.metrics}
 
 
-def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> tuple[list[TextFile], list[TextFile]]:
+@dataclass
+class TestSetInputs:
+    """What was read for one test set."""
+
+    __test__ = False  # not a pytest test class despite the name
+
+    references: list[TextFile]
+    systems: list[TextFile]
+    source: TextFile | None
+    #: per system: scores name -> the system's score file
+    scores: list[dict[str, ScoreFile]]
+
+    def context(self, ts: TestSetConfig, system: int) -> SegmentContext:
+        """What a metric that wants context knows about system ``system``'s segments."""
+        return SegmentContext(
+            test_set=ts.name, system=ts.systems[system][0], langs=ts.langs,
+            source=self.source.lines if self.source else None,
+            scores={name: f.scores for name, f in self.scores[system].items()})
+
+    def context_digest(self, system: int) -> str:
+        """What the context adds to a cache key: the source's and score files' sha256."""
+        parts = [self.source.sha256 if self.source else "",
+                 *(f"{n}:{f.sha256}" for n, f in sorted(self.scores[system].items()))]
+        return "|".join(parts)
+
+
+def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
     if not ts.references:
         raise InputError(f"test set '{ts.name}' has no references; list at least one file")
     names = [n for n, _ in ts.systems]
@@ -112,13 +140,21 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> tuple[list[TextFile], l
             entry["system"] = system
         ev.inputs.append(entry)
         ev.warnings.extend(f.warnings)
+    segments = len(refs[0].lines)
+    scores: list[dict[str, ScoreFile]] = [{} for _ in systems]
+    for name, column, files in ts.segment_scores:
+        for s, (system, path) in enumerate(files):
+            found = read_scores(path, column, segments=segments)
+            scores[s][name] = found
+            ev.inputs.append({**found.facts(), "role": "scores", "test_set": ts.name,
+                              "system": system, "scores": name})
     ev.test_sets.append({
         "name": ts.name, "langs": ts.langs, "segments": len(refs[0].lines),
         "source": source.path if source else None, "references": [f.path for f in refs],
         "systems": [{"name": n, "path": f.path} for n, f in zip(names, systems)],
         **({"tokenizer": ts.tokenizer} if ts.tokenizer is not None else {}),
     })
-    return refs, systems
+    return TestSetInputs(refs, systems, source, scores)
 
 
 @dataclass
@@ -131,20 +167,22 @@ class TestSetWork:
     systems: list[list[str]]
     metrics: dict[Hashable, Metric]
     prepared: dict[Hashable, Any]
+    contexts: list[SegmentContext]
 
 
 def statistics_job(work: TestSetWork, job: tuple[int, Hashable]) -> np.ndarray:
     """The statistics of one system under one statistics key (runs on an executor)."""
     system, key = job
     metric = work.metrics[key]
-    return metric.segment_statistics(work.systems[system],
-                                     work.prepared[metric.references_key()])
+    return metric.statistics_of(work.systems[system], work.prepared[metric.references_key()],
+                                work.contexts[system])
 
 
 def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
                    ev: Evaluation, executor: Executor, tick: Callable[[str], None],
                    store: stats_cache.StatsCache | None = None) -> None:
-    refs, systems = _read_test_set(ts, ev)
+    inputs = _read_test_set(ts, ev)
+    refs, systems = inputs.references, inputs.systems
     nrefs = len(refs)
     by_key: dict[Hashable, Metric] = {}
     for config in cfg.metrics:
@@ -157,7 +195,7 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
             "sacrebleu_signature": metric.foreign_signature(nrefs),
         })
     jobs = [(s, key) for s in range(len(systems)) for key in by_key]
-    keys, hits = _cached(store, jobs, by_key, systems, refs)
+    keys, hits = _cached(store, jobs, by_key, inputs)
     todo = [job for job in jobs if job not in hits]
     prepared: dict[Hashable, Any] = {}
     for _, key in todo:  # each reference preparation once, only where something is computed
@@ -165,7 +203,8 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
         if metric.references_key() not in prepared:
             prepared[metric.references_key()] = metric.prepare_references(
                 [f.lines for f in refs])
-    work = TestSetWork([f.lines for f in systems], by_key, prepared)
+    work = TestSetWork([f.lines for f in systems], by_key, prepared,
+                       [inputs.context(ts, s) for s in range(len(systems))])
     fresh = {}
     for job, stats in zip(todo, executor.map(statistics_job, todo, work)):
         fresh[job] = stats
@@ -189,14 +228,23 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
 
 
 def _cached(store: stats_cache.StatsCache | None, jobs: list[tuple[int, Hashable]],
-            by_key: dict[Hashable, Metric], systems: list[TextFile], refs: list[TextFile]
+            by_key: dict[Hashable, Metric], inputs: TestSetInputs
             ) -> tuple[dict[tuple[int, Hashable], str], dict[tuple[int, Hashable], Any]]:
-    """Cache keys of the jobs and the statistics already cached (none without a cache)."""
+    """Cache keys of the jobs and the statistics already cached (none without a cache); a
+    metric that reads the context keys on the source and score files too."""
     if store is None:
         return {}, {}
-    digests = [f.sha256 for f in refs]
-    keys = {job: stats_cache.stats_key(by_key[job[1]], systems[job[0]].sha256, digests)
-            for job in jobs}
+    digests = [f.sha256 for f in inputs.references]
+
+    def key(job: tuple[int, Hashable]) -> str:
+        system, stats_key = job
+        metric = by_key[stats_key]
+        hyp = inputs.systems[system].sha256
+        if metric.wants_context:
+            hyp += "|" + inputs.context_digest(system)
+        return stats_cache.stats_key(metric, hyp, digests)
+
+    keys = {job: key(job) for job in jobs}
     hits = {}
     for job, key in keys.items():
         found = store.load(key, by_key[job[1]])

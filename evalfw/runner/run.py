@@ -105,8 +105,8 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "test_sets": ev.test_sets,
         "metrics": [{"name": m.name, "metric": m.metric, "levels": list(m.levels),
                      "options": dict(m.options),
-                     "higher_is_better": host.registry("metric").get(m.metric).higher_is_better}
-                    for m in cfg.metrics],
+                     "higher_is_better": ev.metrics[(cfg.test_sets[0].name, m.name)]
+                     .higher_is_better} for m in cfg.metrics],
         "specs": ev.specs,
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],

@@ -1,0 +1,104 @@
+"""The built-in ``segment-scores`` metric: per-segment scores computed elsewhere (COMET, BLEURT,
+MetricX, ...) read from files, so model-based metrics get everything evalfw has: confidence
+intervals, paired tests against a baseline, Holm, buckets, ``compare``, reports.
+
+A test set names the files (``segment_scores: {comet: {files: ..., column: ...}}``, one file
+per system, checked for one finite number per segment and recorded with sha256 like every
+input); the metric entry says which of them it reads (``scores: comet``). The corpus score is
+the mean, as COMET reports it (the sum in segment order divided by the count). Whether higher is
+better depends on the model (MetricX is an error), so it is an option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from evalfw.errors import InputError
+from evalfw.metrics.base import Metric, SegmentContext
+from evalfw.plugin import hookimpl
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class SegmentScores(Metric):
+    """The mean of precomputed per-segment scores."""
+
+    name = "segment-scores"
+    version = "1"
+    description = "precomputed per-segment scores (COMET, BLEURT, ...) read from files; mean"
+    wants_context = True
+    options_schema: ClassVar[Mapping[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "scores": {"type": "string", "minLength": 1, "default": "scores",
+                       "description": "which of the test set's segment_scores to read"},
+            "higher_is_better": {"type": "boolean", "default": True,
+                                 "description": "false for error-like scores (MetricX)"},
+            "scale": {"type": "number", "exclusiveMinimum": 0, "default": 1,
+                      "description": "what a perfect score is (1 for COMET; 100 for percent)"},
+        },
+        "additionalProperties": False,
+    }
+
+    @property
+    def higher_is_better(self) -> bool:  # type: ignore[override]
+        return bool(self.options["higher_is_better"])
+
+    @property
+    def score_scale(self) -> float:  # type: ignore[override]
+        return float(self.options["scale"])
+
+    @property
+    def display_name(self) -> str:
+        return self.options["scores"]
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: Any,
+                           context: SegmentContext | None = None) -> np.ndarray:
+        """Rows ``[score, 1]``: the count column makes the mean a function of column sums."""
+        import numpy as np
+
+        name = self.options["scores"]
+        if context is None or name not in context.scores:
+            where = f"system '{context.system}' of test set '{context.test_set}'" if context \
+                else "these hypotheses"
+            have = ", ".join(sorted(context.scores)) if context else ""
+            raise InputError(f"metric segment-scores: no scores '{name}' for {where} (the test "
+                             f"set has: {have or 'none'}); add them under segment_scores")
+        scores = list(context.scores[name])
+        if len(scores) != len(hypotheses):
+            raise InputError(f"metric segment-scores: {len(scores)} scores '{name}' for "
+                             f"{len(hypotheses)} segments of system '{context.system}'")
+        rows = np.ones((len(scores), 2), dtype=np.float64)
+        rows[:, 0] = scores
+        return rows
+
+    def score(self, statistics: np.ndarray) -> float:
+        # the sum in segment order over the count, as COMET's system score
+        return sum(statistics[:, 0].tolist()) / float(statistics[:, 1].sum())
+
+    def score_rows(self, sums: np.ndarray, last: np.ndarray | None = None,
+                   segments: int = 1) -> np.ndarray:
+        return sums[:, 0] / sums[:, 1]
+
+    def sentence_scores(self, statistics: np.ndarray) -> np.ndarray:
+        return statistics[:, 0] / statistics[:, 1]
+
+    def signature(self, nrefs: int | str) -> str:
+        return (f"nrefs:{nrefs}|scores:{self.options['scores']}|mean|"
+                f"{self.name}:{self.version}")
+
+    def check_statistics(self, statistics: Any) -> str | None:
+        problem = super().check_statistics(statistics)
+        if problem is None and (statistics.shape[1] != 2 or (statistics[:, 1] != 1).any()):
+            problem = "segment-scores statistics are [score, 1] rows"
+        return problem
+
+
+@hookimpl
+def evalfw_register_metrics() -> list[type[Metric]]:
+    return [SegmentScores]
+
+
+__all__ = ["SegmentScores", "evalfw_register_metrics"]
