@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.errors import InputError
 from evalfw.metrics.base import Metric, SegmentContext
+from evalfw.metrics.segment_mean import SegmentMean
 from evalfw.plugin import hookimpl
 
 if TYPE_CHECKING:
     import numpy as np
 
 
-class SegmentScores(Metric):
+class SegmentScores(SegmentMean):
     """The mean of precomputed per-segment scores."""
 
     name = "segment-scores"
@@ -56,9 +57,7 @@ class SegmentScores(Metric):
 
     def segment_statistics(self, hypotheses: Sequence[str], references: Any,
                            context: SegmentContext | None = None) -> np.ndarray:
-        """Rows ``[score, 1]``: the count column makes the mean a function of column sums."""
-        import numpy as np
-
+        """Rows ``[score, 1]`` (see :class:`~evalfw.metrics.segment_mean.SegmentMean`)."""
         name = self.options["scores"]
         if context is None or name not in context.scores:
             where = f"system '{context.system}' of test set '{context.test_set}'" if context \
@@ -70,30 +69,12 @@ class SegmentScores(Metric):
         if len(scores) != len(hypotheses):
             raise InputError(f"metric segment-scores: {len(scores)} scores '{name}' for "
                              f"{len(hypotheses)} segments of system '{context.system}'")
-        rows = np.ones((len(scores), 2), dtype=np.float64)
-        rows[:, 0] = scores
-        return rows
-
-    def score(self, statistics: np.ndarray) -> float:
-        # the sum in segment order over the count, as COMET's system score
-        return sum(statistics[:, 0].tolist()) / float(statistics[:, 1].sum())
-
-    def score_rows(self, sums: np.ndarray, last: np.ndarray | None = None,
-                   segments: int = 1) -> np.ndarray:
-        return sums[:, 0] / sums[:, 1]
-
-    def sentence_scores(self, statistics: np.ndarray) -> np.ndarray:
-        return statistics[:, 0] / statistics[:, 1]
+        return self.rows(scores)
 
     def signature(self, nrefs: int | str) -> str:
         return (f"nrefs:{nrefs}|scores:{self.options['scores']}|mean|"
                 f"{self.name}:{self.version}")
 
-    def check_statistics(self, statistics: Any) -> str | None:
-        problem = super().check_statistics(statistics)
-        if problem is None and (statistics.shape[1] != 2 or (statistics[:, 1] != 1).any()):
-            problem = "segment-scores statistics are [score, 1] rows"
-        return problem
 
 
 @hookimpl

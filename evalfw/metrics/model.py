@@ -1,0 +1,150 @@
+"""The contract for metrics whose segment scores come from a model (COMET, BLEURT, MetricX, an
+embedding similarity, ...). A plugin implements two methods, and gets batching, a device
+option, a segment-score cache and everything evalfw does with a metric::
+
+    class MyComet(ModelMetric):
+        name = "my-comet"
+        model_name = "Unbabel/wmt22-comet-da"     # what the scores depend on: recorded,
+        model_version = "1.0"                     # in the signature and in the cache key
+
+        def load(self, device):                   # once per process and device
+            return load_checkpoint(self.options["checkpoint"], device)
+
+        def predict(self, model, batch):          # batch: list of ModelInput
+            return model.score([(x.source, x.hypothesis, x.references[0]) for x in batch])
+
+Segments go to ``predict`` in batches of ``batch_size`` (an option, like ``device``), only
+those whose score is not cached yet: the cache (:mod:`evalfw.metrics._score_cache`) is keyed by
+the model's name and version, the options that change scores and the segment's texts, so a
+re-run and ``evalfw verify`` do not run the model again. Scores must be finite numbers; the
+corpus score is their mean (:class:`~evalfw.metrics.segment_mean.SegmentMean`). A model must
+be on the machine already (installed with the plugin, or at a path given as an option): a
+metric never downloads at run time.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from evalfw.errors import InputError, PluginError
+from evalfw.metrics.base import SegmentContext
+from evalfw.metrics.segment_mean import SegmentMean
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: options every model metric has; they change where and how fast, never a score
+RUN_OPTIONS: dict[str, Any] = {
+    "batch_size": {"type": "integer", "minimum": 1, "maximum": 65536, "default": 32,
+                   "description": "segments per model call"},
+    "device": {"type": "string", "minLength": 1, "default": "cpu",
+               "description": "where the model runs (cpu, cuda, cuda:1, ...)"},
+    "cache": {"type": "boolean", "default": True,
+              "description": "reuse cached segment scores of the same model and texts"},
+}
+
+
+@dataclass(frozen=True)
+class ModelInput:
+    """One segment as a model sees it."""
+
+    source: str | None
+    hypothesis: str
+    references: tuple[str, ...]
+
+
+class ModelMetric(SegmentMean):
+    """Base of metrics scored by a model (see the module docstring)."""
+
+    #: the model the scores come from, and its version (a checkpoint name, a hash)
+    model_name: ClassVar[str]
+    model_version: ClassVar[str] = "1"
+    wants_context = True
+    options_schema: ClassVar[Mapping[str, Any]] = {
+        "type": "object", "properties": dict(RUN_OPTIONS), "additionalProperties": False}
+
+    # loaded models per (class, device), shared by every instance in this process: a metric
+    # is built per test set, and loading a model is the expensive part
+    _models: ClassVar[dict[tuple[type, str], Any]] = {}
+
+    @abstractmethod
+    def load(self, device: str) -> Any:
+        """The model, ready to predict on ``device`` (called once per process and device)."""
+
+    @abstractmethod
+    def predict(self, model: Any, batch: Sequence[ModelInput]) -> Sequence[float]:
+        """One score per input of ``batch``."""
+
+    def output_options(self) -> dict[str, Any]:
+        """The options that change scores (all but batch size, device and cache)."""
+        return {k: v for k, v in self.options.items() if k not in RUN_OPTIONS}
+
+    def model(self) -> Any:
+        key = (type(self), self.options["device"])
+        if key not in ModelMetric._models:
+            try:
+                ModelMetric._models[key] = self.load(self.options["device"])
+            except Exception as exc:
+                raise PluginError(f"metric '{self.name}': loading model {self.model_name} on "
+                                  f"{self.options['device']} failed: {type(exc).__name__}: "
+                                  f"{exc}") from exc
+        return ModelMetric._models[key]
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: Any,
+                           context: SegmentContext | None = None) -> np.ndarray:
+        from evalfw.metrics import _score_cache
+
+        source = context.source if context is not None else None
+        inputs = [ModelInput(None if source is None else source[i], hyp,
+                             tuple(r for r in refs if r is not None))
+                  for i, (hyp, refs) in enumerate(zip(hypotheses, zip(*references)))]
+        options = self.output_options()
+        keys = [_score_cache.key(self.model_name, self.model_version, options, x.source,
+                                 x.hypothesis, x.references) for x in inputs]
+        cache = _score_cache.ScoreCache() if self.options["cache"] else None
+        known = cache.get(keys) if cache is not None else {}
+        todo = [i for i, k in enumerate(keys) if k not in known]
+        fresh = self._predict_all([inputs[i] for i in todo])
+        if cache is not None:
+            cache.put((keys[i], s) for i, s in zip(todo, fresh))
+            cache.close()
+        scores = dict(zip(todo, fresh))
+        return self.rows([known[k] if k in known else scores[i] for i, k in enumerate(keys)])
+
+    def _predict_all(self, inputs: Sequence[ModelInput]) -> list[float]:
+        out: list[float] = []
+        if not inputs:
+            return out
+        model, size = self.model(), self.options["batch_size"]
+        for start in range(0, len(inputs), size):
+            batch = inputs[start:start + size]
+            try:
+                got = [float(s) for s in self.predict(model, batch)]
+            except Exception as exc:
+                raise PluginError(f"metric '{self.name}' raised {type(exc).__name__}: {exc} "
+                                  f"scoring segments {start + 1}-{start + len(batch)}") from exc
+            if len(got) != len(batch):
+                raise PluginError(f"metric '{self.name}' returned {len(got)} scores for a "
+                                  f"batch of {len(batch)}")
+            bad = next((i for i, s in enumerate(got) if not math.isfinite(s)), None)
+            if bad is not None:
+                raise InputError(f"metric '{self.name}' scored segment {start + bad + 1} "
+                                 f"{got[bad]!r}; model scores must be finite")
+            out += got
+        return out
+
+    def signature(self, nrefs: int | str) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in sorted(self.output_options().items()))
+        return (f"nrefs:{nrefs}|model:{self.model_name}@{self.model_version}"
+                + (f"[{opts}]" if opts else "") + f"|{self.name}:{self.version}")
+
+    def statistics_key(self) -> Any:
+        return (type(self).__module__, type(self).__qualname__, self.name, self.version,
+                self.model_name, self.model_version, repr(sorted(self.output_options().items())))
+
+
+__all__ = ["ModelInput", "ModelMetric", "RUN_OPTIONS"]

@@ -1,0 +1,51 @@
+"""Metrics whose corpus score is the mean of per-segment scores (COMET and the like).
+
+Each segment's statistics row is ``[score, 1]``: the count column makes the mean a function of
+column sums, so resampling, buckets and sharding work as for any metric. The corpus score is
+the sum in segment order over the count, as COMET computes its system score. Subclasses say
+where the segment scores come from (:class:`evalfw.metrics.segment_scores.SegmentScores`: files;
+:class:`evalfw.metrics.model.ModelMetric`: a model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from evalfw.metrics.base import Metric
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class SegmentMean(Metric):
+    """The mean of per-segment scores (an abstract base: ``segment_statistics`` is the
+    subclass's, usually built with :meth:`rows`)."""
+
+    @staticmethod
+    def rows(scores: Sequence[float]) -> np.ndarray:
+        """``[score, 1]`` per segment (float64)."""
+        import numpy as np
+
+        rows = np.ones((len(scores), 2), dtype=np.float64)
+        rows[:, 0] = scores
+        return rows
+
+    def score(self, statistics: np.ndarray) -> float:
+        return sum(statistics[:, 0].tolist()) / float(statistics[:, 1].sum())
+
+    def score_rows(self, sums: np.ndarray, last: np.ndarray | None = None,
+                   segments: int = 1) -> np.ndarray:
+        return sums[:, 0] / sums[:, 1]
+
+    def sentence_scores(self, statistics: np.ndarray) -> np.ndarray:
+        return statistics[:, 0] / statistics[:, 1]
+
+    def check_statistics(self, statistics: Any) -> str | None:
+        problem = super().check_statistics(statistics)
+        if problem is None and (statistics.shape[1] != 2 or (statistics[:, 1] != 1).any()):
+            problem = f"{self.name} statistics are [score, 1] rows"
+        return problem
+
+
+__all__ = ["SegmentMean"]

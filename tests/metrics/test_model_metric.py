@@ -1,0 +1,138 @@
+"""Model-based metrics (:class:`evalfw.ModelMetric`) through the example package
+``plugins/evalfw-embed-sim``, installed as a distribution: batched predictions, the device
+option, the segment-score cache (a re-run and ``evalfw verify`` do not run the model again),
+and everything evalfw does with a metric."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import shutil
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalfw.cli.main import main
+from evalfw.errors import EvalfwError, InputError, PluginError
+from evalfw.metrics.base import SegmentContext
+from evalfw.metrics.model import ModelInput, ModelMetric
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "plugins" / "evalfw-embed-sim"
+SAMPLE = REPO / "configs" / "sample" / "en-de"
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """The package as ``pip install`` leaves it: its metadata and entry point on sys.path;
+    the cache and the current directory in tmp_path."""
+    project = tomllib.loads((PACKAGE / "pyproject.toml").read_text("utf-8"))["project"]
+    info = tmp_path / "site" / f"evalfw_embed_sim-{project['version']}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\n"
+                                   f"Version: {project['version']}\n", "utf-8")
+    (info / "entry_points.txt").write_text(
+        "[evalfw]\n" + "".join(f"{k} = {v}\n" for k, v in
+                               project["entry-points"]["evalfw"].items()), "utf-8")
+    monkeypatch.syspath_prepend(str(PACKAGE / "src"))
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setenv("EVALFW_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    assert importlib.metadata.version("evalfw-embed-sim") == project["version"]
+    import evalfw_embed_sim
+
+    calls: list[int] = []
+    predict = evalfw_embed_sim.EmbedSim.predict
+
+    def counted(self, model, batch):  # type: ignore[no-untyped-def]
+        calls.append(len(batch))
+        return predict(self, model, batch)
+
+    monkeypatch.setattr(evalfw_embed_sim.EmbedSim, "predict", counted)
+    ModelMetric._models.clear()
+    yield calls
+    ModelMetric._models.clear()
+    sys.modules.pop("evalfw_embed_sim", None)
+
+
+CONFIG = """\
+schema_version: 1
+experiment: sim
+seed: 2
+output_dir: runs
+requires: ["evalfw-embed-sim>=0.1"]
+test_sets:
+  - name: en-de
+    langs: en-de
+    source: {sample}/src.txt
+    references: [{sample}/ref.A.txt, {sample}/ref.B.txt]
+    systems: {{"*": "{sample}/sys/*.txt"}}
+metrics:
+  - {{name: sim, metric: embed-sim, batch_size: 16, level: [corpus, sentence]}}
+  - name: bleu
+significance: {{baseline: Medium, samples: 200, buckets: ref-length}}
+"""
+
+
+def test_run_caches_model_scores_and_verify_does_not_recompute(installed, capsys) -> None:
+    Path("exp.yaml").write_text(CONFIG.format(sample=SAMPLE), "utf-8")
+    assert main(["run", "exp.yaml", "--quiet"]) == 0
+    table = capsys.readouterr().out
+    # 3 systems x 40 segments in batches of at most 16 (repeated lines are scored once)
+    assert sum(installed) <= 120 and max(installed) == 16
+    assert "model:evalfw-embed-sim/char3@0.1.0[dim=128]|embed-sim:1" in table
+    first = list(installed)
+    installed.clear()
+    assert main(["verify", "sim", "--runs-dir", "runs"]) == 0
+    assert installed == []  # every segment score came from the cache
+    assert main(["run", "exp.yaml", "--quiet", "--no-cache"]) == 0  # statistics recomputed,
+    assert installed == []                                           # model scores cached
+    record = json.loads(next(Path("runs/sim").glob("*/record.json")).read_text("utf-8"))
+    sim = [r for r in record["results"] if r["metric"] == "sim" and r["level"] == "corpus"]
+    assert all(-1 <= r["score"] <= 1 for r in sim) and len(sim) == 3
+    assert first
+
+
+def test_cli_and_independent_scores(installed, capsys) -> None:
+    import evalfw_embed_sim as plugin
+
+    ref, hyp = str(SAMPLE / "ref.A.txt"), str(SAMPLE / "sys" / "Strong.txt")
+    assert main(["score", "-r", ref, "-i", hyp, "-m", "embed-sim", "-f", "json"]) == 0
+    (obj,) = json.loads(capsys.readouterr().out)
+    model = plugin.TrigramModel(128)
+    hyps = (SAMPLE / "sys" / "Strong.txt").read_text("utf-8").split("\n")[:-1]
+    refs = (SAMPLE / "ref.A.txt").read_text("utf-8").split("\n")[:-1]
+    want = [float(model.embed([r])[0] @ model.embed([h])[0]) for h, r in zip(hyps, refs)]
+    assert obj["score"] == sum(want) / len(want)
+
+
+class _Broken(ModelMetric):
+    name = "broken-model"
+    model_name = "test/broken"
+
+    def load(self, device):  # type: ignore[no-untyped-def]
+        if device != "cpu":
+            raise RuntimeError("no such device")
+        return None
+
+    def predict(self, model, batch):  # type: ignore[no-untyped-def]
+        return [float("nan") if "x" in item.hypothesis else 0.5 for item in batch][:-1] + \
+            ([0.5] if batch else [])
+
+
+def test_contract_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVALFW_NO_CACHE", "1")
+    ctx = SegmentContext("t", "s")
+    ok = _Broken().segment_statistics(["a", "b"], [["a", "b"]], ctx)
+    assert np.array_equal(ok, [[0.5, 1.0], [0.5, 1.0]])
+    with pytest.raises(InputError, match="scored segment 1 nan; model scores must be finite"):
+        _Broken().segment_statistics(["x", "b"], [["a", "b"]], ctx)
+    with pytest.raises(PluginError, match="loading model test/broken on cuda failed"):
+        _Broken(device="cuda").segment_statistics(["a"], [["a"]], ctx)
+    with pytest.raises(EvalfwError, match="batch_size"):
+        _Broken(batch_size=0)
+    assert ModelInput("s", "h", ("r",)).references == ("r",)
