@@ -129,6 +129,11 @@ def run_targets(names: list[str], repeat: int, data: Path) -> list[dict]:
         rows.append(report("sentence WMT22 all seg", "sacrebleu sentence_score",
                            base, "evalfw sentence_scores", ours, same_digest(base, ours),
                            need=20))
+    if "calls" in names:
+        base = measure("sentence-calls", "sacrebleu", repeat=repeat)
+        ours = measure("sentence-calls", "evalfw", repeat=repeat)
+        rows.append(report("sentence_score loop", "sacrebleu BLEU.sentence_score", base,
+                           "compat BLEU.sentence_score", ours, same_digest(base, ours), need=5))
     if "nltk" in names:
         base = measure("nltk", "nltk", repeat=repeat)
         # the target is the preset; the drop-in module is reported beside it
@@ -183,12 +188,13 @@ def _ensure_corpus(data: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("targets", nargs="*", default=[],
-                    help="corpus sentence nltk paired synthetic cache (default: all)")
+                    help="corpus sentence calls nltk paired synthetic cache (default: all)")
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="synthetic corpus folder")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = ap.parse_args(argv)
-    names = args.targets or ["corpus", "sentence", "nltk", "paired", "synthetic", "cache"]
+    names = args.targets or ["corpus", "sentence", "calls", "nltk", "paired", "synthetic",
+                             "cache"]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; CPU s = user+sys of the "
           "whole process; MB = peak RSS", flush=True)
     byte_compile_evalfw()

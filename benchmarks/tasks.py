@@ -88,6 +88,21 @@ def sentence(impl: str) -> list[float]:
     return out
 
 
+def sentence_calls(impl: str) -> list[float]:
+    """The per-call drop-in loop of reward and filtering code: one ``BLEU.sentence_score``
+    call per segment, through sacreBLEU or the same code with evalfw's import."""
+    if impl == "sacrebleu":
+        from sacrebleu.metrics import BLEU
+    else:
+        from evalfw.compat.sacrebleu import BLEU  # type: ignore[assignment]
+    out: list[float] = []
+    for _, tok, refs, systems in wmt():
+        bleu = BLEU(tokenize=tok, effective_order=True)
+        for hyp in systems:
+            out += [bleu.sentence_score(h, list(r)).score for h, r in zip(hyp, zip(*refs))]
+    return out
+
+
 # --------------------------------------------------------------------------- NLTK
 
 def nltk(impl: str) -> list[float]:
@@ -151,7 +166,8 @@ def cached(impl: str, data: str, cache_dir: str) -> list[float]:
 
 
 TASKS = {
-    "corpus": corpus, "corpus-native": corpus_native, "sentence": sentence, "nltk": nltk,
+    "corpus": corpus, "corpus-native": corpus_native, "sentence": sentence,
+    "sentence-calls": sentence_calls, "nltk": nltk,
     "synthetic": synthetic, "cached": cached,
 }
 

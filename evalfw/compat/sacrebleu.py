@@ -20,6 +20,7 @@ from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
 from evalfw.metrics.bleu.components import Counts
+from evalfw.compat import _sentence
 from evalfw.errors import InputError
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
@@ -55,9 +56,16 @@ class BLEUScore:
         self.sys_len = sys_len
         self.ref_len = ref_len
         self.precisions = precisions
-        self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
         self.ratio = sys_len / ref_len if ref_len else 0
-        self._verbose = verbose_text(precisions, bp, self.ratio, sys_len, ref_len)
+
+    # Formatted on first use: loops that score one sentence per call read only ``score``.
+    @property
+    def prec_str(self) -> str:
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+    @property
+    def _verbose(self) -> str:
+        return verbose_text(self.precisions, self.bp, self.ratio, self.sys_len, self.ref_len)
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
@@ -146,6 +154,7 @@ class BLEU:
         self._spec: BleuSpec = self._make_spec()
         self.tokenizer_signature = sacrebleu_tokenizer_signature(self._spec.tokenizer)
         self._ref_cache: ReferenceIndex | None = None
+        self._one: _sentence.OneSentence | None = None
         if references is not None:
             self._ref_cache = self._index(references)
 
@@ -214,6 +223,12 @@ class BLEU:
             raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
+        if self._one is None:
+            self._one = _sentence.OneSentence(self._spec)
+        counts = self._one.counts(hypothesis, references)
+        if counts is not None:  # the per-call path (see evalfw.compat._sentence)
+            self.num_refs = self._one.nrefs
+            return self._one.score(counts, BLEUScore)
         stats = self._stats([hypothesis], [[r] for r in references])
         return self._score(engine.corpus_counts(self._spec, stats))
 

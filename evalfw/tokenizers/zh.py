@@ -53,13 +53,33 @@ def _zh_table() -> np.ndarray:
     return table
 
 
+class _Spacer(dict[int, str]):
+    """A ``str.translate`` table: a Chinese character to itself between spaces, any other to
+    itself. Filled on first sight of each code point, so it holds only those met."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        value = f" {char} " if any(a <= code <= b for a, b in ZH_RANGES) else char
+        self[code] = value
+        return value
+
+
+_SPACER = _Spacer()
+#: texts up to this many characters are spaced out with ``str.translate``; longer ones (whole
+#: batches) with numpy, whose setup costs more than a short text's translation
+_SHORT = 4096
+
+
 def space_out(text: str) -> str:
     """Put a space on both sides of every Chinese character of ``text``.
 
-    Vectorized over code points: Chinese text has one match per character, which makes any
-    regex or per-character Python loop the slowest step of the whole tokenizer. The output
-    is exactly sacreBLEU's string (two spaces between neighbouring Chinese characters).
+    Chinese text has one match per character, which makes a regex or a per-character Python
+    loop the slowest step of the whole tokenizer: a short text goes through ``str.translate``,
+    a batch is vectorized over code points. Either way the output is exactly sacreBLEU's string
+    (two spaces between neighbouring Chinese characters).
     """
+    if len(text) <= _SHORT:
+        return text.translate(_SPACER)
     import numpy as np
 
     # surrogatepass: a str may hold lone surrogates (e.g. from surrogateescape decoding)

@@ -832,7 +832,115 @@ done:
     return out;
 }
 
+
+/* ---------------------------------------------------------------- one sentence at a time
+ *
+ * sentence(hyp, refs, max_order, chars) counts one segment without building an Index: the
+ * per-call path of sentence_score loops (reward and filtering code scores one segment per
+ * call, where building and sweeping an index costs more than the counting). Per order, the
+ * references' n-grams go into a small open-addressing table holding each n-gram's largest
+ * count in one reference; the hypothesis then walks its n-grams with the running clip of the
+ * Index (the k-th occurrence matches iff k <= that maximum). N-grams are compared token by
+ * token (code points), so a hash collision costs a probe, never a wrong count. Segments
+ * longer than SENTENCE_MAX tokens return None: the caller takes the index path.
+ */
+#define SENTENCE_MAX 4096
+
+typedef struct { uint64_t hash; const Span *first; int32_t refmax, cur, cur_ref, hyp; } SEnt;
+
+static inline int same_ngram(const Span *a, const Span *b, int n) {
+    for (int t = 0; t < n; t++)
+        if (a[t].len != b[t].len || a[t].hash != b[t].hash ||
+            memcmp(a[t].p, b[t].p, (size_t)a[t].len * sizeof(Py_UCS4)) != 0) return 0;
+    return 1;
+}
+
+/* The slot of n-gram ``sp`` (with hash ``h``): its entry, or the empty slot it would take. */
+static inline SEnt *sent_slot(SEnt *table, size_t mask, uint64_t h, const Span *sp, int n) {
+    size_t i = (size_t)h & mask;
+    while (table[i].first && !(table[i].hash == h && same_ngram(table[i].first, sp, n)))
+        i = (i + 1) & mask;
+    return &table[i];
+}
+
+static PyObject *mod_sentence(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *hyp_o, *refs_o;
+    int max_order, chars;
+    if (!PyArg_ParseTuple(args, "UOii", &hyp_o, &refs_o, &max_order, &chars)) return NULL;
+    PyObject *refs = PySequence_Fast(refs_o, "refs must be a sequence of str");
+    if (!refs) return NULL;
+    Py_ssize_t nrefs = PySequence_Fast_GET_SIZE(refs);
+    PyObject *out = NULL, *ref_lens = NULL, *matches = NULL;
+    Text *texts = PyMem_Calloc((size_t)nrefs + 1, sizeof(Text));
+    Vec *spans = PyMem_Calloc((size_t)nrefs + 1, sizeof(Vec));
+    uint64_t *hash = NULL;
+    SEnt *table = NULL;
+    if (!texts || !spans) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t longest = 0, total = 0;
+    for (Py_ssize_t k = 0; k <= nrefs; k++) {      /* spans[0]: the hypothesis */
+        PyObject *o = k ? PySequence_Fast_GET_ITEM(refs, k - 1) : hyp_o;
+        spans[k] = (Vec)VEC_INIT(Span);
+        if (text_of(o, &texts[k]) < 0) goto done;
+        if (split_line(&texts[k], 0, texts[k].len, chars, &spans[k]) < 0) goto done;
+        if ((Py_ssize_t)spans[k].n > longest) longest = (Py_ssize_t)spans[k].n;
+        if (k) total += (Py_ssize_t)spans[k].n;
+    }
+    if (longest > SENTENCE_MAX || max_order < 1) { out = Py_None; Py_INCREF(out); goto done; }
+    ref_lens = PyTuple_New(nrefs);
+    matches = PyTuple_New(max_order);
+    if (!ref_lens || !matches) goto done;
+    for (Py_ssize_t k = 1; k <= nrefs; k++)
+        PyTuple_SET_ITEM(ref_lens, k - 1, PyLong_FromSsize_t((Py_ssize_t)spans[k].n));
+    size_t tsize = table_size((size_t)(total > 0 ? total : 1));
+    hash = PyMem_Malloc(((size_t)total + (size_t)spans[0].n + 1) * sizeof(uint64_t));
+    table = PyMem_Malloc(tsize * sizeof(SEnt));
+    if (!hash || !table) { PyErr_NoMemory(); goto done; }
+    /* hash[] holds, per token position of every text (hypothesis last), the hash of the
+     * n-gram starting there, updated in place from order n-1 to n */
+    for (int n = 1; n <= max_order; n++) {
+        memset(table, 0, tsize * sizeof(SEnt));
+        size_t at = 0;
+        for (Py_ssize_t k = 1; k <= nrefs + 1; k++) {
+            Py_ssize_t kk = k <= nrefs ? k : 0;    /* references first, then the hypothesis */
+            const Span *sp = VEC(spans[kk], Span);
+            Py_ssize_t len = (Py_ssize_t)spans[kk].n;
+            for (Py_ssize_t j = 0; j + n <= len; j++) {
+                uint64_t h = n == 1 ? sp[j].hash
+                                    : mix(hash[at + j] * 0x9E3779B97F4A7C15ULL ^ sp[j + n - 1].hash);
+                hash[at + j] = h;
+                SEnt *e = sent_slot(table, tsize - 1, h, &sp[j], n);
+                if (kk) {
+                    if (!e->first) { e->first = &sp[j]; e->hash = h; e->cur_ref = 0; }
+                    if (e->cur_ref != kk) { e->cur_ref = (int32_t)kk; e->cur = 0; }
+                    if (++e->cur > e->refmax) e->refmax = e->cur;
+                } else if (e->first) {
+                    e->hyp++;   /* a reference n-gram: clipped below */
+                }
+            }
+            at += (size_t)len;
+        }
+        /* the clipped matches of this order: min(hypothesis count, reference maximum) */
+        long long sum = 0;
+        for (size_t i = 0; i < tsize; i++)
+            if (table[i].first) sum += table[i].hyp < table[i].refmax ? table[i].hyp : table[i].refmax;
+        PyObject *v = PyLong_FromLongLong(sum);
+        if (!v) goto done;
+        PyTuple_SET_ITEM(matches, n - 1, v);
+    }
+    out = Py_BuildValue("nOO", (Py_ssize_t)spans[0].n, ref_lens, matches);
+done:
+    Py_XDECREF(ref_lens); Py_XDECREF(matches);
+    if (texts && spans)
+        for (Py_ssize_t k = 0; k <= nrefs; k++) { text_free(&texts[k]); PyMem_Free(spans[k].p); }
+    PyMem_Free(texts); PyMem_Free(spans); PyMem_Free(hash); PyMem_Free(table);
+    Py_DECREF(refs);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    {"sentence", mod_sentence, METH_VARARGS,
+     "sentence(hyp, refs, max_order, chars) -> (hyp_len, ref_lens, matches) or None"},
     {"log", mod_log, METH_O, "log of every float64 of a buffer (positive, finite) -> bytes"},
     {"exp", mod_exp, METH_O, "exp of every float64 of a buffer (finite) -> bytes"},
     {"summarize", mod_summarize, METH_VARARGS,

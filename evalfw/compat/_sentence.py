@@ -1,0 +1,98 @@
+"""One sentence per call, fast: the path of ``BLEU().sentence_score`` loops (RL rewards, data
+filtering), where the batch machinery of the engine costs more than the work.
+
+A segment is tokenized with the tokenizer's joined lane (each distinct line once: a bounded
+cache, as sacreBLEU's tokenizer caches its calls, so a reference shared by many systems is
+tokenized once), counted by the compiled kernel's ``sentence`` (no index is built), and scored
+by the components directly. It applies to the built-ins the drop-in uses; whenever a piece is
+missing (no kernel, a tokenizer without the joined lane, a very long segment, no reference) it
+declines and the caller takes the general path, which computes the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from evalfw.metrics.bleu.components import Counts
+from evalfw.metrics.bleu.counting import kernel
+from evalfw.tokenizers.base import supports_joined
+
+if TYPE_CHECKING:
+    from evalfw.metrics.bleu.spec import BleuSpec
+
+#: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size)
+CACHE_LINES = 1 << 16
+
+
+def _closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+
+
+def _closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    return min(ref_lens, key=lambda r: abs(r - hyp_len))
+
+
+#: the reference-length rules the kernel knows, for one segment
+_RULES = {"closest": _closest, "closest-first": _closest_first, "shortest": min}
+
+
+class OneSentence:
+    """Counts and scores of single segments under ``spec`` (see the module docstring)."""
+
+    def __init__(self, spec: BleuSpec) -> None:
+        self.spec = spec
+        self.nrefs = 0
+        k = kernel.kernel()
+        rule = spec.brevity_penalty.kernel_rule()
+        usable = (k is not None and supports_joined(spec.tokenizer)
+                  and supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
+                  and rule in _RULES and spec.smoothing.needs_orders == 0)
+        self._count = k.sentence if usable else None  # type: ignore[union-attr]
+        self._choose = _RULES.get(rule or "")
+        self._chars = int(spec.tokenizer.joined_unit == "char")
+        self._tokens: OrderedDict[str, str | None] = OrderedDict()
+
+    def _tokenize(self, line: str) -> str | None:
+        found = self._tokens.get(line, self)
+        if found is not self:
+            self._tokens.move_to_end(line)
+            return found  # type: ignore[return-value]
+        text = line.lower() if self.spec.lowercase else line
+        try:
+            joined = self.spec.tokenizer.tokenize_joined([text])
+        except Exception:  # the general path reports the tokenizer's failure
+            joined = None
+        self._tokens[line] = joined
+        if len(self._tokens) > CACHE_LINES:
+            self._tokens.popitem(last=False)
+        return joined
+
+    def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
+        """The segment's counts, or None to decline."""
+        if self._count is None:
+            return None
+        refs = [r for r in references if r is not None]
+        hyp = self._tokenize(hypothesis)
+        tokens = [self._tokenize(r) for r in refs]
+        if not refs or hyp is None or None in tokens:
+            return None
+        found = self._count(hyp, tokens, self.spec.max_order, self._chars)
+        if found is None:
+            return None
+        hyp_len, ref_lens, matches = found
+        self.nrefs = len(refs)
+        totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
+        return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
+
+    def score(self, counts: Counts, result: Any) -> Any:
+        """``result(score, counts, totals, precisions, bp, sys_len, ref_len)`` of the segment,
+        computed by the components as the engine does."""
+        spec = self.spec
+        bp = spec.brevity_penalty.penalty(counts.hyp_len, counts.ref_len)
+        smoothed = spec.smoothing.smooth(counts)
+        score = spec.mean.combine(smoothed, counts, bp, spec.weights)[0]
+        return result(score, list(smoothed.matches), list(smoothed.totals),
+                      [float(p) for p in smoothed.precisions], bp, counts.hyp_len,
+                      counts.ref_len)
