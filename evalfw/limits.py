@@ -1,0 +1,89 @@
+"""The one table of limits. The config schema, the command line and the readers all take their
+bounds from here, so a value refused in a config is refused on the command line too, and every
+read of a file stops at a size instead of at the end of memory.
+
+Sizes can be raised for unusually large data with environment variables (named below); counts
+are fixed: beyond them a computation would take longer than anyone waits.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from evalfw.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Limit:
+    """An integer setting's allowed range and what it is called in messages."""
+
+    low: int
+    high: int
+    what: str
+
+    def check(self, value: int, where: str) -> int:
+        if not self.low <= value <= self.high:
+            raise ConfigError(f"{where}: {value} is out of range; {self.what} must be between "
+                              f"{self.low:,} and {self.high:,}".replace(",", "_")
+                              .replace("_", ","))
+        return value
+
+
+#: integer settings, by the config key (and command-line option) that sets them
+LIMITS: dict[str, Limit] = {
+    "max_order": Limit(1, 100, "the n-gram order"),
+    "samples": Limit(1, 1_000_000, "the number of bootstrap resamples"),
+    "ar_trials": Limit(1, 10_000_000, "the number of approximate-randomization trials"),
+    "seed": Limit(0, 2**32 - 1, "the seed"),
+    "worst_segments": Limit(0, 100, "the number of worst segments kept per system"),
+    "width": Limit(0, 17, "the number of decimals"),
+    "jobs": Limit(1, 1024, "the number of worker processes"),
+    "batch_size": Limit(1, 65536, "the batch size"),
+    "char_order": Limit(0, 100, "the character n-gram order"),
+    "word_order": Limit(0, 100, "the word n-gram order"),
+    "beta": Limit(0, 1000, "beta"),
+}
+
+#: a config file (and a --set value) at most this many bytes
+MAX_CONFIG_BYTES = 4 << 20
+#: YAML nodes (scalars, lists, mappings) a config may hold: a real config has hundreds
+MAX_CONFIG_NODES = 100_000
+#: digits of a number in a config or a record (Python refuses to convert 4300 and more)
+MAX_NUMBER_DIGITS = 100
+#: nesting of lists and mappings in a record.json (a real one is about 10 deep)
+MAX_RECORD_DEPTH = 64
+#: columns of one metric's statistics rows in a stored run
+MAX_STATISTICS_COLUMNS = 4096
+
+
+def _bytes(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        raise ConfigError(f"${name}: expected a number of bytes, got "
+                          f"{os.environ[name]!r}") from None
+
+
+def max_input_bytes() -> int:
+    """A text, score or source file at most this many bytes (``$EVALFW_MAX_INPUT_BYTES``,
+    default 2 GiB)."""
+    return _bytes("EVALFW_MAX_INPUT_BYTES", 2 << 30)
+
+
+def max_record_bytes() -> int:
+    """A ``record.json`` at most this many bytes (``$EVALFW_MAX_RECORD_BYTES``, 256 MiB)."""
+    return _bytes("EVALFW_MAX_RECORD_BYTES", 256 << 20)
+
+
+def max_segments_bytes() -> int:
+    """A ``segments.npz`` at most this many bytes on disk and in any one array unpacked
+    (``$EVALFW_MAX_SEGMENTS_BYTES``, default 4 GiB)."""
+    return _bytes("EVALFW_MAX_SEGMENTS_BYTES", 4 << 30)
+
+
+__all__ = [
+    "LIMITS", "Limit", "MAX_CONFIG_BYTES", "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS",
+    "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS", "max_input_bytes", "max_record_bytes",
+    "max_segments_bytes",
+]
