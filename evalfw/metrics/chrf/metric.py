@@ -31,7 +31,7 @@ OPTIONS_SCHEMA: Mapping[str, Any] = {
                        "description": "character n-gram orders 1..char_order"},
         "word_order": {"type": "integer", "minimum": 0, "default": 0,
                        "description": "word n-gram orders 1..word_order (2: chrF++)"},
-        "beta": {"type": "integer", "minimum": 0, "default": 2,
+        "beta": {"type": "number", "minimum": 0, "default": 2,
                  "description": "recall is beta times as important as precision"},
         "lowercase": {"type": "boolean", "default": False,
                       "description": "compare lowercased texts (Python str.lower)"},
