@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 #: the built-in plugin modules, registered first and through the same hooks as any plugin
 BUILTIN_PLUGINS = (
     "evalfw.metrics.bleu.plugin",
+    "evalfw.metrics.chrf.plugin",
     "evalfw.metrics.segment_scores",
     "evalfw.tokenizers",
     "evalfw.metrics.bleu.counting.clipped",
