@@ -149,8 +149,11 @@ def _bucket_charts(name: str, table: Mapping[str, Any], order: list[str],
     caption = (f"{name}: score per reference-length bucket (segments in brackets), each "
                f"system against the baseline {base_name} (grey, dashed); whiskers: bootstrap "
                "intervals")
-    return (f"<figure><figcaption>{escape(caption)}</figcaption>"
-            f"<div class=\"multiples\">{''.join(panels)}</div></figure>")
+    # a dozen charts are a long scroll on a phone: many systems start folded
+    opened = " open" if len(panels) <= 6 else ""
+    return (f"<details{opened} class=\"bucket-charts\"><summary>Charts per bucket "
+            f"({len(panels)} systems)</summary><figure><figcaption>{escape(caption)}"
+            f"</figcaption><div class=\"multiples\">{''.join(panels)}</div></figure></details>")
 
 
 def render(record: Mapping[str, Any]) -> str:
