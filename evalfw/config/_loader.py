@@ -33,7 +33,7 @@ from evalfw.config.paths import PathResolver, check_experiment_name
 from evalfw.config._requires import check_requirements, parse_requirements
 from evalfw.config.schema import check_schema, static_schema
 from evalfw.config._yamlload import parse_yaml, read_config_text
-from evalfw.errors import ConfigError
+from evalfw.errors import ConfigError, suggest
 from evalfw.host.host import PluginHost
 
 DEFAULT_OUTPUT_DIR = "runs"
@@ -111,6 +111,7 @@ def validate_config(
     choices.check_reports(host, reports, loc)
     _unique(data["metrics"], "metrics", "metric", loc)
     _unique(data["test_sets"], "test_sets", "test set", loc)
+    _check_drilldown_metric(data, loc)
     for m in data["metrics"]:  # what the metric would use anyway, written down and hashed
         for key, value in choices.metric_defaults(host, m).items():
             m.setdefault(key, value)
@@ -147,6 +148,16 @@ def _unique(items: list[Mapping[str, Any]], key: str, what: str, loc: Locations)
                 f"{what} name '{item['name']}' is used twice (also {key}[{seen[item['name']]}]); "
                 f"{what} names must be unique"))
         seen[item["name"]] = i
+
+
+def _check_drilldown_metric(data: Mapping[str, Any], loc: Locations) -> None:
+    """``significance.drilldown_metric`` names one of the config's metrics entries."""
+    name = data.get("significance", {}).get("drilldown_metric")
+    names = [m["name"] for m in data["metrics"]]
+    if name is not None and name not in names:
+        raise loc.error(("significance", "drilldown_metric"), (
+            f"'{name}' is not a metrics entry{suggest(name, names)}; choose from: "
+            f"{', '.join(names)}"))
 
 
 def _choice(value: Any) -> ComponentChoice:

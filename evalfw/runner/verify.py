@@ -277,6 +277,13 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any],
     if a is None or b is None:
         return [f"significance analysis {'added' if a is None else 'missing'} in the re-run "
                 "(the config's significance block changed)"]
+    if "drilldown_metric" not in a.get("settings", {}):
+        # written before the drill-down metric was a setting (it ranked by the first analysed
+        # metric, without token spans): the drill-down is texts for reading, not a number to
+        # reproduce, so only the analysis proper is compared
+        b = {**b, "drilldown": a.get("drilldown"),
+             "settings": {k: v for k, v in b.get("settings", {}).items()
+                          if k != "drilldown_metric"}}
     out: list[str] = []
     _diff(a, b, "", out, limit)
     return out
