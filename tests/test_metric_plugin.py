@@ -75,6 +75,7 @@ significance:
   buckets: {{name: ref-length, edges: [8, 12]}}
   sentence_export: [csv, jsonl]
   worst_segments: 2
+  drilldown_metric: error
 """
 
 

@@ -21,9 +21,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 #: the smoothing constant of sacreBLEU's chrF (also chrF++.py's, NLTK's and Moses')
 EPS = 1e-16
@@ -122,6 +124,7 @@ def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                       config: ChrfConfig) -> np.ndarray:
     """(n, K, width) int64: every segment against each of its K references (zeros where a
     reference is None). Texts are taken as given (lowercase them first if asked)."""
+    import numpy as np
     out = np.zeros((len(hyps), len(refs), config.width), dtype=np.int64)
     for i, hyp in enumerate(hyps):
         h = ngram_counts(hyp, config)
@@ -134,6 +137,7 @@ def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
 def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                config: ChrfConfig) -> np.ndarray:
     """:func:`python_pair_stats`, by the compiled kernel when there is one."""
+    import numpy as np
     native = kernel()
     if native is None:
         return python_pair_stats(hyps, refs, config)
@@ -180,6 +184,7 @@ def f_score(stats: Sequence[Any], config: ChrfConfig) -> Any:
 def f_scores(stats: np.ndarray, config: ChrfConfig) -> np.ndarray:
     """:func:`f_score` of every row of ``stats`` (..., width) int64 as float64: the same
     IEEE operations in the same order, vectorized over rows."""
+    import numpy as np
     stats = np.asarray(stats, dtype=np.int64)
     shape = stats.shape[:-1]
     factor = config.beta ** 2
@@ -210,6 +215,7 @@ def f_scores(stats: np.ndarray, config: ChrfConfig) -> np.ndarray:
 def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.ndarray:
     """(n, width): per segment the triples of the first present reference with the highest
     F-score (``pairs`` (n, K, width), ``present`` (n, K) bool)."""
+    import numpy as np
     if pairs.shape[1] == 1:
         return np.ascontiguousarray(pairs[:, 0])
     scores = np.where(present, f_scores(pairs, config), -np.inf)

@@ -12,7 +12,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 from evalfw.errors import ConfigError, InputError
 from evalfw.metrics.base import Metric, SegmentLengths
@@ -85,6 +87,7 @@ class Chrf(Metric):
         return self.config.name
 
     def prepare_references(self, references: Sequence[Sequence[str | None]]) -> ChrfReferences:
+        import numpy as np
         lower = self.config.lowercase
         streams = [[r.lower() if lower and r is not None else r for r in s] for s in references]
         lengths = {len(s) for s in streams}
@@ -144,6 +147,7 @@ class Chrf(Metric):
 
     def score_rows(self, sums: np.ndarray, last: np.ndarray | None = None,
                    segments: int = 1) -> np.ndarray:
+        import numpy as np
         return core.f_scores(np.asarray(sums, dtype=np.int64), self.config)
 
     @property
@@ -153,6 +157,7 @@ class Chrf(Metric):
     def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
         # sacreBLEU scores a resample from its float32 column sums; numpy float32 scalars
         # through the scalar formula reproduce its float32 arithmetic step by step.
+        import numpy as np
         row = np.asarray(sums, dtype=np.float32)
         return float(core.f_score([row[j] for j in range(len(row))], self.config))
 
