@@ -8,8 +8,11 @@ are fixed: beyond them a computation would take longer than anyone waits.
 
 from __future__ import annotations
 
+import argparse
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from evalfw.errors import ConfigError
 
@@ -22,12 +25,48 @@ class Limit:
     high: int
     what: str
 
+    def problem(self, value: int) -> str | None:
+        """Why ``value`` is refused, or None."""
+        if self.low <= value <= self.high:
+            return None
+        return f"{value} is out of range; {self.what} must be between {self.low:,} and {self.high:,}"
+
     def check(self, value: int, where: str) -> int:
-        if not self.low <= value <= self.high:
-            raise ConfigError(f"{where}: {value} is out of range; {self.what} must be between "
-                              f"{self.low:,} and {self.high:,}".replace(",", "_")
-                              .replace("_", ","))
+        problem = self.problem(value)
+        if problem:
+            raise ConfigError(f"{where}: {problem}")
         return value
+
+    def schema(self, **extra: Any) -> dict[str, Any]:
+        """The JSON Schema of the setting: an integer within the bounds."""
+        return {"type": "integer", "minimum": self.low, "maximum": self.high, **extra}
+
+    def argtype(self) -> Callable[[str], int]:
+        """An argparse ``type=``: the text as an integer within the bounds, else argparse's
+        error (``evalfw: error: argument --X: ...``)."""
+        def parse(text: str) -> int:
+            value = parse_int(text)
+            if value is None:
+                raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}")
+            problem = self.problem(value)
+            if problem:
+                raise argparse.ArgumentTypeError(problem)
+            return value
+
+        parse.__name__ = self.what
+        return parse
+
+
+def parse_int(text: str) -> int | None:
+    """``text`` as an integer of at most MAX_NUMBER_DIGITS digits, else None (Python itself
+    refuses 4300 digits and more, with a ValueError that names no setting)."""
+    text = text.strip()
+    if len(text.lstrip("+-")) > MAX_NUMBER_DIGITS:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 #: integer settings, by the config key (and command-line option) that sets them
@@ -83,7 +122,7 @@ def max_segments_bytes() -> int:
 
 
 __all__ = [
-    "LIMITS", "Limit", "MAX_CONFIG_BYTES", "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS",
+    "LIMITS", "Limit", "parse_int", "MAX_CONFIG_BYTES", "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS",
     "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS", "max_input_bytes", "max_record_bytes",
     "max_segments_bytes",
 ]

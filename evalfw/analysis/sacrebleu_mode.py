@@ -22,14 +22,14 @@ import os
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-
-from typing import TYPE_CHECKING
 
 from evalfw.analysis import resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 from evalfw.errors import ConfigError
+from evalfw.limits import LIMITS, parse_int
 
 if TYPE_CHECKING:
     from evalfw.metrics.base import Metric
@@ -63,11 +63,11 @@ def read_seed(value: str | int | None = None) -> SacreSeed:
     text = os.environ.get(SEED_ENV, DEFAULT_SEED) if value is None else str(value)
     if text.lower() == "none":
         return SacreSeed(None, "none")
-    try:
-        return SacreSeed(int(text), text.lower())
-    except ValueError:
-        where = "--seed" if value is not None else f"${SEED_ENV}"
-        raise ConfigError(f"{where}: expected an integer or 'none', got {text!r}") from None
+    where = "--seed" if value is not None else f"${SEED_ENV}"
+    seed = parse_int(text)
+    if seed is None:
+        raise ConfigError(f"{where}: expected an integer or 'none', got {text[:40]!r}")
+    return SacreSeed(LIMITS["seed"].check(seed, where), text.lower())
 
 
 def supports(metric: Metric) -> bool:

@@ -21,6 +21,7 @@ from evalfw.analysis import significance as sig
 from evalfw.cli import _sacrebleu_text as st
 from evalfw.cli._options import write_json
 from evalfw.errors import ConfigError
+from evalfw.limits import LIMITS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,19 +33,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("significance (as sacreBLEU; the first -i system is the baseline)")
     g.add_argument("-ci", "--confidence", action="store_true",
                    help="bootstrap confidence interval of each system's score")
-    g.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N",
+    g.add_argument("-cin", "--confidence-n", type=LIMITS["samples"].argtype(), default=1000, metavar="N",
                    help="bootstrap resamples for --confidence (default 1000)")
     paired = g.add_mutually_exclusive_group()
     paired.add_argument("-pbs", "--paired-bs", action="store_true",
                         help="paired bootstrap resampling test against the baseline")
     paired.add_argument("-par", "--paired-ar", action="store_true",
                         help="paired approximate randomization test against the baseline")
-    g.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N",
+    g.add_argument("-pbsn", "--paired-bs-n", type=LIMITS["samples"].argtype(), default=1000, metavar="N",
                    help="resamples for --paired-bs (default 1000)")
-    g.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N",
+    g.add_argument("-parn", "--paired-ar-n", type=LIMITS["ar_trials"].argtype(), default=10000, metavar="N",
                    help="trials for --paired-ar (default 10000)")
-    g.add_argument("--seed", default=None,
+    g.add_argument("--seed", default=None, type=seed_or_none,
                    help="RNG seed, or 'none' (default: $SACREBLEU_SEED, else 12345)")
+
+
+def seed_or_none(text: str) -> str:
+    """A ``--seed`` value as sacreBLEU takes it: an integer seed within bounds, or ``none``."""
+    if text.lower() == "none":
+        return text
+    return str(LIMITS["seed"].argtype()(text))
 
 
 def requested(args: argparse.Namespace) -> bool:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalfw.cli._options import (
-    add_format, add_plugins_dir, add_runs_dir, host_for, write, write_json,
-)
-from evalfw.cli.cmd_run import _positive  # the same check as `run --jobs`
+from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for, write,
+                                 write_json)
+from evalfw.limits import LIMITS
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"
 EPILOG = """examples:
@@ -41,9 +40,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="significance threshold, p <= alpha (default 0.05)")
     parser.add_argument("--method", choices=("bootstrap", "ar"), default="bootstrap",
                         help="paired bootstrap (default) or approximate randomization")
-    parser.add_argument("--samples", "-n", type=_positive, metavar="N",
+    parser.add_argument("--samples", "-n", type=LIMITS["ar_trials"].argtype(), metavar="N",
                         help="resamples or trials (default 1000 bootstrap, 10000 AR)")
-    parser.add_argument("--seed", type=int, help="resampling seed (default: run A's seed)")
+    parser.add_argument("--seed", type=LIMITS["seed"].argtype(), help="resampling seed (default: run A's seed)")
     parser.add_argument("--correction", choices=("none", "holm"), default="none",
                         help="Holm correction across all compared cells (default none)")
     add_format(parser, ("table", "json"))
@@ -81,6 +80,9 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.records.load import open_run
     from evalfw.runner.compare import check, compare_runs
 
+    if args.method == "bootstrap" and args.samples is not None:
+        # -n bounds AR trials at parse time; bootstrap resamples have the lower bound
+        LIMITS["samples"].check(args.samples, "--samples")
     run_a = open_run(args.run_a, args.runs_dir)
     run_b = open_run(args.run_b, args.runs_dir)
     result = compare_runs(run_a, run_b, host_for(args), metric=args.metric, alpha=args.alpha,

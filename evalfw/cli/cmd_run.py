@@ -9,6 +9,7 @@ import warnings
 
 from evalfw.cli._options import add_format, host_for, render, write
 from evalfw.config import add_set_option
+from evalfw.limits import LIMITS
 
 HELP = "run an experiment config and store a versioned, verifiable record"
 EPILOG = """examples:
@@ -22,20 +23,13 @@ to stderr. Re-render later with `evalfw show`, prove the numbers with `evalfw ve
 """
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", metavar="CONFIG", help="experiment config (YAML)")
     add_set_option(parser)
     add_format(parser)
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar, warnings or storage note on stderr")
-    parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
+    parser.add_argument("--jobs", "-j", type=LIMITS["jobs"].argtype(), default=1, metavar="N",
                         help="score systems in N processes (results are identical)")
     parser.add_argument("--no-cache", action="store_true",
                         help="recompute every statistic instead of reusing cached ones of "
@@ -75,6 +69,8 @@ def execute(args: argparse.Namespace) -> int:
         for w in record["warnings"]:
             line = f":{w['first_line']}" if "first_line" in w else ""
             sys.stderr.write(f"evalfw: warning: {w['file']}{line}: {w['message']}\n")
+        for note in outcome.evaluation.cache_notes:  # once each: the run went on without it
+            sys.stderr.write(f"evalfw: warning: {note}\n")
     write(render(outcome.host, args.format, record))
     if not args.quiet:
         # normpath only tidies "configs/../runs" for the message; the store never uses it

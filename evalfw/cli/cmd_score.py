@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from evalfw.cli._options import add_json, add_plugins_dir, write_json
+from evalfw.limits import LIMITS
 
 HELP = "score hypothesis files against reference files (like the sacrebleu command)"
 EPILOG = """examples:
@@ -36,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-sv", "--smooth-value", type=float, default=None,
                    help="value for smoothing methods that take one (floor, add-k)")
     p.add_argument("-lc", "--lowercase", action="store_true", help="case-insensitive BLEU")
-    p.add_argument("--max-order", type=int, default=None, help="maximum n-gram order (default 4)")
+    p.add_argument("--max-order", type=LIMITS["max_order"].argtype(), default=None, help="maximum n-gram order (default 4)")
     p.add_argument("--weights", default=None,
                    help="n-gram weights, comma-separated; several tuples separated by ';'")
     p.add_argument("-e", "--effective-order", action="store_true",
@@ -44,7 +45,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-sl", "--sentence-level", action="store_true",
                    help="score every segment (forces effective order for the sacrebleu preset)")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text")
-    p.add_argument("-w", "--width", type=int, default=None,
+    p.add_argument("-w", "--width", type=LIMITS["width"].argtype(), default=None,
                    help="decimals in text output (default 1 for 0-100 scores, 4 for 0-1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     add_plugins_dir(p)

@@ -24,6 +24,7 @@ from jsonschema.exceptions import ValidationError
 from evalfw.config._locate import KeyPath, Locations
 from evalfw.config.model import DEFAULT_METRIC, ENTRY_KEYS
 from evalfw.errors import ConfigError, suggest
+from evalfw.limits import LIMITS
 from evalfw.plugin.choices import choices_text, component_schema, plain
 
 if TYPE_CHECKING:
@@ -40,9 +41,25 @@ def _static_text() -> str:
     return resources.files("evalfw.config").joinpath("experiment.schema.json").read_text("utf-8")
 
 
+#: integer settings of the shipped schema whose bounds are taken from :data:`LIMITS`, so a
+#: value refused in a config is refused on the command line too (and the other way round)
+BOUNDED: dict[tuple[str, ...], str] = {
+    ("seed",): "seed",
+    ("significance", "samples"): "samples",
+    ("significance", "ar_trials"): "ar_trials",
+    ("significance", "worst_segments"): "worst_segments",
+}
+
+
 def static_schema() -> dict[str, Any]:
-    """A fresh copy of the shipped schema (no plugin knowledge)."""
-    return json.loads(_static_text())
+    """A fresh copy of the shipped schema (no plugin knowledge), bounds from :data:`LIMITS`."""
+    schema = json.loads(_static_text())
+    for path, key in BOUNDED.items():
+        node = schema
+        for name in path:
+            node = node["properties"][name]
+        node["minimum"], node["maximum"] = LIMITS[key].low, LIMITS[key].high
+    return schema
 
 
 def combined_schema(host: PluginHost) -> dict[str, Any]:
@@ -157,4 +174,4 @@ def explain(err: ValidationError, locations: Locations, prefix: KeyPath = ()) ->
     return locations.error(path, msg)
 
 
-__all__ = ["check_schema", "combined_schema", "explain", "static_schema"]
+__all__ = ["BOUNDED", "check_schema", "combined_schema", "explain", "static_schema"]

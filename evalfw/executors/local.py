@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from evalfw.executors.base import Executor, Item, Result
+from evalfw.limits import LIMITS
 from evalfw.plugin import hookimpl
 from evalfw.plugin.guard import escaped
 
@@ -55,8 +56,8 @@ class Processes(Executor):
     description = "run jobs in a pool of worker processes on this machine (--jobs N)"
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
-        "properties": {"workers": {"type": "integer", "minimum": 1, "maximum": 1024,
-                                   "default": 2, "description": "worker processes"}},
+        "properties": {"workers": LIMITS["jobs"].schema(default=2,
+                                                         description="worker processes")},
         "additionalProperties": False,
     }
 

@@ -30,7 +30,6 @@ import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from evalfw.errors import EvalfwError, InputError

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.errors import InputError, PluginError
+from evalfw.limits import LIMITS
 from evalfw.metrics.base import SegmentContext
 from evalfw.metrics.segment_mean import SegmentMean
 
@@ -39,8 +40,7 @@ if TYPE_CHECKING:
 
 #: options every model metric has; they change where and how fast, never a score
 RUN_OPTIONS: dict[str, Any] = {
-    "batch_size": {"type": "integer", "minimum": 1, "maximum": 65536, "default": 32,
-                   "description": "segments per model call"},
+    "batch_size": LIMITS["batch_size"].schema(default=32, description="segments per model call"),
     "device": {"type": "string", "minLength": 1, "default": "cpu",
                "description": "where the model runs (cpu, cuda, cuda:1, ...)"},
     "cache": {"type": "boolean", "default": True,

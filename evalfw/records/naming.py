@@ -8,13 +8,15 @@ an experiment and again where the store writes (:mod:`evalfw.records.store`).
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 from evalfw.errors import ConfigError
 
 TMP_PREFIX = ".tmp-"
+#: an experiment name: one visible directory name (names starting with '.' are evalfw's own:
+#: the statistics cache ``.cache`` and versions being written ``.tmp-*``; listings skip them)
+NAME_RE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
 VERSION_RE = re.compile(r"^(\d{8}T\d{6}Z)-(\d+)$")
 
 
@@ -24,12 +26,12 @@ def version_key(name: str) -> tuple[str, int]:
 
 
 def check_experiment_name(name: str) -> None:
-    """A name must be one plain path component (the schema says so too; this guards the API)."""
-    if (not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name
-            or os.path.isabs(name) or Path(name).name != name):
+    """A name must be one visible path component (the schema says so too; this guards the
+    API). A full match: ``$`` would accept a final newline."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         raise ConfigError(
-            f"experiment name {name!r} is not allowed: it must be one directory name (letters, "
-            "digits, '.', '_' and '-'), without '/' and not '.' or '..'"
+            f"experiment name {name!r} is not allowed: it must be one directory name of at most "
+            "128 letters, digits, '.', '_' and '-', not starting with '.'"
         )
 
 
@@ -58,4 +60,4 @@ def experiment_dir(output_dir: Path, experiment: str) -> Path:
     return target
 
 
-__all__ = ["TMP_PREFIX", "VERSION_RE", "check_experiment_name", "experiment_dir", "version_key"]
+__all__ = ["NAME_RE", "TMP_PREFIX", "VERSION_RE", "check_experiment_name", "experiment_dir", "version_key"]

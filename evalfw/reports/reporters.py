@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from evalfw.limits import LIMITS
+from evalfw.plugin import hookimpl
 from evalfw.reports._cells import latex_escape
 from evalfw.reports.base import Reporter
-from evalfw.plugin import hookimpl
 
 if TYPE_CHECKING:
     from evalfw.reports._grid import Grid
@@ -23,7 +24,7 @@ _DECIMALS = {
     "type": "object",
     "properties": {"decimals": {
         "description": "digits after the point; default 2 for 0-100 scores and 4 for 0-1",
-        "type": ["integer", "null"], "minimum": 0, "maximum": 17, "default": None}},
+        **LIMITS["width"].schema(default=None), "type": ["integer", "null"]}},
     "additionalProperties": False,
 }
 

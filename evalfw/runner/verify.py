@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.errors import EvalfwError, RecordError
+from evalfw.errors import EvalfwError, InputError, RecordError
+from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
 from evalfw.runner.compare import describe_changes
@@ -64,10 +65,14 @@ def check_inputs(record: dict[str, Any], base: Path, verdict: Verdict,
         if trust is not None and not trust.allows(path):
             verdict.problems.append(trust.refusal(path, f"input {what}"))
             continue
-        if not path.is_file():
+        if not path.exists():
             verdict.problems.append(f"input {what} is missing (looked for {path})")
             continue
-        data = path.read_bytes()
+        try:  # a regular file within the input size limit, as when the run read it
+            data = read_bytes(path, str(path))
+        except InputError as exc:
+            verdict.problems.append(f"input {what} cannot be checked: {exc}")
+            continue
         digest = hashlib.sha256(data).hexdigest()
         if digest != item["sha256"]:
             lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)

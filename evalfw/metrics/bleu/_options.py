@@ -14,8 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from evalfw.limits import LIMITS
 from evalfw.metrics.bleu.spec import ALIASES, COMPONENT_KEYS, DEFAULT_PRESET
-from evalfw.plugin.choices import check_choice, choices_text, component_schema, lookup, plain
+from evalfw.plugin.choices import (
+    check_choice,
+    choices_text,
+    component_schema,
+    lookup,
+    plain,
+)
 
 if TYPE_CHECKING:
     from evalfw.plugin.component import Components
@@ -37,7 +44,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                    "type": "string", "minLength": 1, "default": DEFAULT_PRESET},
         **{key: dict(_COMPONENT) for key in COMPONENT_KEYS},
         "precision": {**_COMPONENT, "description": "Older name of 'counter'."},
-        "max_order": {"type": "integer", "minimum": 1, "maximum": 100},
+        "max_order": LIMITS["max_order"].schema(),
         "lowercase": {"type": "boolean"},
         "effective_order": {"type": "boolean"},
         "auto_reweigh": {"type": "boolean"},

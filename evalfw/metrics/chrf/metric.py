@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 
 from evalfw.errors import ConfigError, InputError
+from evalfw.limits import LIMITS
 from evalfw.metrics.base import Metric, SegmentLengths
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.result import ChrfScore, sacrebleu_signature
@@ -29,11 +30,11 @@ if TYPE_CHECKING:
 OPTIONS_SCHEMA: Mapping[str, Any] = {
     "type": "object",
     "properties": {
-        "char_order": {"type": "integer", "minimum": 0, "default": 6,
-                       "description": "character n-gram orders 1..char_order"},
-        "word_order": {"type": "integer", "minimum": 0, "default": 0,
-                       "description": "word n-gram orders 1..word_order (2: chrF++)"},
-        "beta": {"type": "number", "minimum": 0, "default": 2,
+        "char_order": LIMITS["char_order"].schema(
+            default=6, description="character n-gram orders 1..char_order"),
+        "word_order": LIMITS["word_order"].schema(
+            default=0, description="word n-gram orders 1..word_order (2: chrF++)"),
+        "beta": {**LIMITS["beta"].schema(default=2), "type": "number",
                  "description": "recall is beta times as important as precision"},
         "lowercase": {"type": "boolean", "default": False,
                       "description": "compare lowercased texts (Python str.lower)"},
