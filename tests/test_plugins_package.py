@@ -1,4 +1,4 @@
-"""The example third-party plugin package plugins/evalfw-smooth-floorplus (issue 3).
+"""The example third-party plugin package plugins/evalfw-smooth-floorplus.
 
 Installing into a fresh venv is too slow for the test suite, so the test does what an install
 leaves behind: a ``*.dist-info`` directory (METADATA and the entry points the package's own

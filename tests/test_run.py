@@ -1,4 +1,4 @@
-"""`evalfw run` / `evalfw.run`: what a run computes and what its record holds (issue 3)."""
+"""`evalfw run` / `evalfw.run`: what a run computes and what its record holds."""
 
 from __future__ import annotations
 

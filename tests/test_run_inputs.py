@@ -1,4 +1,4 @@
-"""The input policy of evalfw.io.text, directly and as `evalfw run` applies it (issue 6)."""
+"""The input policy of evalfw.io.text, directly and as `evalfw run` applies it."""
 
 from __future__ import annotations
 

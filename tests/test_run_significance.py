@@ -1,4 +1,4 @@
-"""Significance in config runs (issue 4): what `evalfw run` computes from the per-segment
+"""Significance in config runs: what `evalfw run` computes from the per-segment
 statistics, what the record keeps, that the seed reproduces it and that `verify` checks it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A run over the real WMT22 data equals sacreBLEU 2.6.0 for every system (issue 3).
+"""A run over the real WMT22 data equals sacreBLEU 2.6.0 for every system.
 
 Skipped when ../shared (beside the repository) is absent, as in a user's fresh clone.
 """
