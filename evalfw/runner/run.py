@@ -143,23 +143,36 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     statistics jobs, ``store=False`` keeps the record in memory, ``cache=False`` recomputes
     every statistic."""
     from evalfw.runner import _analyse as significance
+    from evalfw.runner.progress import Stages
 
-    cfg, host = load(config, overrides, host)
-    render = report_files(host, cfg)  # unknown reporters fail before scoring
-    plan = significance.prepare(cfg, host)  # so does a bad significance block
+    # the stage count is known once the config is read; until then the first stage says 4
+    stages = Stages(progress, 4)
+    with stages.stage("config") as st:
+        cfg, host = load(config, overrides, host)
+        render = report_files(host, cfg)  # unknown reporters fail before scoring
+        plan = significance.prepare(cfg, host)  # so does a bad significance block
+        stages.count = 4 if plan else 3
+        st.detail = (f"{len(cfg.test_sets)} test set(s), {len(cfg.metrics)} metric(s), "
+                     f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
     if executor is None:
         executor = choose_executor(host, jobs)
-    with executor:
+    with stages.stage("statistics") as st, executor:
         ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
-    analysis = significance.analyse(plan, cfg, host, ev, progress) if plan else None
-    segments = encode_segments(ev.arrays)
-    record = build_record(cfg, host, ev, segments, argv, executor)
-    if analysis is not None:
-        record["significance"] = plain(analysis.section)
-        render = significance.with_files(render, analysis.files)
-    if not store:
-        return RunOutcome(record, None, ev, host)
-    path = write_version(cfg.output_dir, cfg.experiment, record, segments, render)
+        st.detail = f"{len(ev.cells)} cells"
+    analysis = None
+    if plan:
+        with stages.stage("significance") as st:
+            analysis = significance.analyse(plan, cfg, host, ev, progress)
+            st.detail = f"{len(analysis.section['tables'])} table(s)"
+    with stages.stage("store" if store else "record") as st:
+        segments = encode_segments(ev.arrays)
+        record = build_record(cfg, host, ev, segments, argv, executor)
+        if analysis is not None:
+            record["significance"] = plain(analysis.section)
+            render = significance.with_files(render, analysis.files)
+        path = write_version(cfg.output_dir, cfg.experiment, record, segments, render) \
+            if store else None
+        st.detail = f"{len(cfg.reports)} report(s)" if store else ""
     return RunOutcome(record, path, ev, host)
 
 
