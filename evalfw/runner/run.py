@@ -25,6 +25,7 @@ from evalfw.runner._evaluate import Evaluation, Progress, evaluate
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, Override
+    from evalfw.runner.result import RunResult
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
 
@@ -178,13 +179,18 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
 
 def run(config: Any, overrides: Iterable[str | Override] = (), *,
         host: PluginHost | None = None, progress: Progress | None = None,
-        jobs: int = 1) -> dict[str, Any]:
+        jobs: int = 1) -> RunResult:
     """Run the experiment ``config`` (a YAML path, or a loaded ExperimentConfig), store a new
-    version under ``output_dir/<experiment>/`` and return its record (a JSON-shaped dict).
+    version under ``output_dir/<experiment>/`` and return its record: a JSON-shaped dict that
+    also has ``to_pandas()``, ``sentence_scores()``, ``significance`` and ``path``
+    (:class:`~evalfw.runner.result.RunResult`).
 
-    >>> record = evalfw.run("configs/wmt.yaml", overrides=["seed=7"])  # doctest: +SKIP
+    >>> result = evalfw.run("configs/wmt.yaml", overrides=["seed=7"])  # doctest: +SKIP
+    >>> result["version"], result.to_pandas()                          # doctest: +SKIP
     """
-    return run_experiment(config, overrides, host=host, progress=progress, jobs=jobs).record
+    from evalfw.runner.result import RunResult
+
+    return RunResult(run_experiment(config, overrides, host=host, progress=progress, jobs=jobs))
 
 
 __all__ = [
