@@ -80,6 +80,8 @@ def execute(args: argparse.Namespace) -> int:
     if not args.quiet:
         # normpath only tidies "configs/../runs" for the message; the store never uses it
         sys.stderr.write(f"evalfw: stored {os.path.normpath(outcome.path)}\n")
+        for note in outcome.notes:
+            sys.stderr.write(f"evalfw: {note}\n")
     return 0
 
 

@@ -173,8 +173,11 @@ class HtmlReporter(Reporter):
 
 @hookimpl
 def evalfw_register_reporters() -> list[type[Reporter]]:
+    # MLflow itself is imported only when a run is published
+    from evalfw.reports.mlflow_reporter import MlflowReporter
+
     return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter,
-            HtmlReporter]
+            HtmlReporter, MlflowReporter]
 
 
 __all__ = [

@@ -38,6 +38,8 @@ class RunOutcome:
     path: Path | None
     evaluation: Evaluation
     host: PluginHost
+    #: what reporters that publish the run elsewhere said (e.g. the MLflow run they made)
+    notes: tuple[str, ...] = ()
 
 
 def load(config: Any, overrides: Iterable[str | Override] = (),
@@ -120,12 +122,38 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
 def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
     """The ``extras`` callback of the store: each configured report, rendered from the
     record, as ``report-<name>.<extension>``."""
-    reporters = [host.component("reporter", c.name, c.options) for c in cfg.reports]
+    reporters = [r for r in (host.component("reporter", c.name, c.options) for c in cfg.reports)
+                 if r.writes_file]
 
     def render(record: Mapping[str, Any]) -> dict[str, str]:
         return {f"report-{r.name}.{r.extension}": r.text(record) for r in reporters}
 
     return render
+
+
+def publish(host: PluginHost, cfg: ExperimentConfig, path: Path,
+            record: Mapping[str, Any]) -> tuple[str, ...]:
+    """Let each configured reporter that publishes (e.g. ``mlflow``) send the stored version;
+    their notes, in config order."""
+    from evalfw.errors import EvalfwError, PluginError
+    from evalfw.reports.base import Reporter
+
+    notes = []
+    for choice in cfg.reports:
+        reporter = host.component("reporter", choice.name, choice.options)
+        if type(reporter).publish is Reporter.publish:
+            continue
+        try:
+            note = reporter.publish(path, record)
+        except EvalfwError as exc:
+            raise type(exc)(f"the run is stored in {path}, but reporter '{reporter.name}' "
+                            f"could not publish it: {exc}") from exc
+        except Exception as exc:
+            raise PluginError(f"the run is stored in {path}, but reporter '{reporter.name}' "
+                              f"failed: {type(exc).__name__}: {exc}") from exc
+        if note:
+            notes.append(note)
+    return tuple(notes)
 
 
 def choose_executor(host: PluginHost, jobs: int = 1) -> Executor:
@@ -174,7 +202,8 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         path = write_version(cfg.output_dir, cfg.experiment, record, segments, render) \
             if store else None
         st.detail = f"{len(cfg.reports)} report(s)" if store else ""
-    return RunOutcome(record, path, ev, host)
+    notes = publish(host, cfg, path, record) if path is not None else ()
+    return RunOutcome(record, path, ev, host, notes)
 
 
 def run(config: Any, overrides: Iterable[str | Override] = (), *,
@@ -194,6 +223,6 @@ def run(config: Any, overrides: Iterable[str | Override] = (), *,
 
 
 __all__ = [
-    "build_record", "choose_executor", "load", "report_files", "run", "run_experiment",
+    "build_record", "choose_executor", "load", "publish", "report_files", "run", "run_experiment",
     "RunOutcome",
 ]
