@@ -21,8 +21,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas
 
-    from evalfw.runner.run import RunOutcome
-
 __all__ = ["COLUMNS", "RunResult"]
 
 #: the columns of :meth:`RunResult.to_pandas`, in order
@@ -33,7 +31,9 @@ COLUMNS = ("test_set", "system", "metric", "level", "score", "ci", "lower", "upp
 class RunResult(dict):  # type: ignore[type-arg]
     """A finished run's record (see the module docstring)."""
 
-    def __init__(self, outcome: RunOutcome) -> None:
+    # ``outcome`` is an evalfw.runner.run.RunOutcome; not imported even for type checking,
+    # since run.py imports this module (no import cycles, the architecture test says)
+    def __init__(self, outcome: Any) -> None:
         super().__init__(outcome.record)
         self._outcome = outcome
 

@@ -85,6 +85,12 @@ def test_terminal_and_markdown_list_both_p_values(both):
         assert "one mark per test in the order bootstrap / approximate randomization" in out
 
 
+def test_html_marks_both_tests(both):
+    page = html(both)
+    assert '<span class="mark">†/†</span>' in page or '<span class="mark">‡/‡</span>' in page
+    assert "one mark per test in the order bootstrap / approximate randomization" in page
+
+
 def test_latex_marks_both_tests(both):
     tex = LatexReporter().render(both)
     assert r"$^{\dagger/\dagger}$" in tex or r"$^{\ddagger/\ddagger}$" in tex

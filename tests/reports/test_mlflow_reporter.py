@@ -4,6 +4,7 @@ reports as artifacts; the store comes from the option or $MLFLOW_TRACKING_URI.""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
@@ -12,7 +13,9 @@ from evalfw.cli.main import main
 from evalfw.errors import PluginError
 from tests.run_support import REPO, run, write_config
 
-mlflow = pytest.importorskip("mlflow", reason="MLflow is the optional extra evalfw[mlflow]")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("mlflow") is None,
+                                reason="MLflow is the optional extra evalfw[mlflow]; "
+                                       "pip install 'evalfw[mlflow]' to run these tests")
 
 CONFIG = """\
 schema_version: 1
