@@ -66,3 +66,15 @@ def test_scoring_without_plugins_does_not_import_importlib_metadata():
     assert out.stdout.strip() in ("False", "True")
     if not entrypoints.maybe_present("evalfw"):
         assert out.stdout.strip() == "False"
+
+
+def test_the_importlib_metadata_backport_finder_keeps_the_prescan(tmp_path, monkeypatch):
+    # importing MLflow installs the backport's path finder, which reads the same directories
+    backport = type("MetadataPathFinder", (), {"__module__": "importlib_metadata.x",
+                                                "find_distributions": lambda *a: iter(())})
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, backport()])
+    assert entrypoints.maybe_present("evalfw", [str(tmp_path)]) is False
+    other = type("MetadataPathFinder", (), {"__module__": "somewhere",
+                                             "find_distributions": lambda *a: iter(())})
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, other()])
+    assert entrypoints.maybe_present("evalfw", [str(tmp_path)]) is True

@@ -215,7 +215,8 @@ def test_runs_lists_versions_with_time_hash_and_headline(workdir, capsys):
     first = run().record
     run(overrides=("metrics[0].max_order=2",))
     assert main(["runs", "--runs-dir", "runs"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    header, *lines = capsys.readouterr().out.splitlines()
+    assert header.split()[:2] == ["RUN", "CREATED"]
     assert len(lines) == 2 and lines[0].startswith(f"wmt/{first['version']}")
     assert first["config"]["resolved_sha256"][:12] in lines[0]
     assert "best Strong" in lines[0]

@@ -275,25 +275,6 @@ def test_cli_writes_no_progress_bar_when_stderr_is_not_a_terminal(workdir, capsy
     assert "\r" not in err and "\x1b" not in err and "stored" not in err and "[#" not in err
 
 
-def test_progress_bar_only_on_a_terminal(monkeypatch):
-    import io
-    import sys
-
-    from evalfw.runner.progress import ProgressBar
-
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    monkeypatch.setattr(sys, "stderr", Tty())
-    bar = ProgressBar.for_terminal()
-    assert bar is not None and ProgressBar.for_terminal(quiet=True) is None
-    bar(150, 300, "significance en-de/sacrebleu bootstrap")
-    assert "150/300 significance en-de/sacrebleu" in sys.stderr.getvalue()
-    monkeypatch.setattr(sys, "stderr", io.StringIO())
-    assert ProgressBar.for_terminal() is None
-
-
 def test_example_config_runs_out_of_the_box(workdir):
     outcome = run("configs/wmt-significance.yaml")
     section = outcome.record["significance"]

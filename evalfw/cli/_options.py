@@ -58,9 +58,35 @@ def write(text: str) -> None:
     sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
-def render(host: PluginHost, name: str, record: Mapping[str, Any]) -> str:
-    """Render ``record`` with reporter ``name`` (unknown names fail with suggestions)."""
-    return host.component("reporter", name, {}).text(record)  # type: ignore[no-any-return]
+def terminal_width(given: int | None = None) -> int | None:
+    """The width to fit printed tables to: ``given`` (``--width``), else ``$COLUMNS``, else
+    the terminal's when standard output is one; ``None`` (no limit) for pipes and files."""
+    import os
+    import shutil
+
+    if given is not None:
+        return given
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def add_width(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--width", type=int, default=None, metavar="N",
+                        help="fit the table to N columns (default: $COLUMNS, else the "
+                             "terminal's width; no limit when output is not a terminal)")
+
+
+def render(host: PluginHost, name: str, record: Mapping[str, Any],
+           width: int | None = None) -> str:
+    """Render ``record`` with reporter ``name`` (unknown names fail with suggestions); the
+    terminal table is fitted to ``width`` or :func:`terminal_width`."""
+    options = {"width": max(20, terminal_width(width))} \
+        if name == "table" and terminal_width(width) is not None else {}
+    return host.component("reporter", name, options).text(record)  # type: ignore[no-any-return]
 
 
 def host_for(args: argparse.Namespace) -> PluginHost:

@@ -16,8 +16,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from evalfw.analysis import sacrebleu_mode as sm
-from evalfw.analysis import significance as sig
 from evalfw.cli import _sacrebleu_text as st
 from evalfw.cli._options import write_json
 from evalfw.errors import ConfigError
@@ -109,6 +107,9 @@ def run(args: argparse.Namespace, metrics: list[Metric],
 
 
 def _mode(metric: Metric) -> str:
+    # the analysis modules import numpy: loaded when a test runs, not for `score --help`
+    from evalfw.analysis import sacrebleu_mode as sm
+
     return "sacrebleu" if sm.supports(metric) else "default"
 
 
@@ -116,6 +117,9 @@ def _confidence(args: argparse.Namespace, metrics: list[Metric],
                 named: list[tuple[str, list[np.ndarray]]], nrefs: int | str
                 ) -> list[dict[str, Any]]:
     """One line per system and metric, metrics in sacreBLEU's order (by upper-case name)."""
+    from evalfw.analysis import sacrebleu_mode as sm
+    from evalfw.analysis import significance as sig
+
     order = sorted(range(len(metrics)), key=lambda k: metrics[k].name.upper())
     out = []
     for system, stats in named:
@@ -142,6 +146,8 @@ def _paired(args: argparse.Namespace, metrics: list[Metric],
             named: list[tuple[str, list[np.ndarray]]], nrefs: int | str
             ) -> list[dict[str, Any]]:
     """sacreBLEU's paired table: one column per metric (in ``-m`` order)."""
+    from evalfw.analysis import significance as sig
+
     method = "bootstrap" if args.paired_bs else "ar"
     n = args.paired_bs_n if args.paired_bs else args.paired_ar_n
     base = named[0][0]

@@ -18,8 +18,9 @@ EPILOG = """examples:
   evalfw run configs/wmt.yaml --format latex --quiet
 
 Writes runs/<experiment>/<version>/ (record.json, segments.npz and the config's reports) and
-prints the results table (or --format) on stdout. Data warnings and the version's path go
-to stderr. Re-render later with `evalfw show`, prove the numbers with `evalfw verify`.
+prints the results table (or --format) on stdout. Progress, data warnings and the version's
+path go to stderr: a live bar (stage n/N, ETA) on a terminal, one line per finished stage
+otherwise (e.g. in CI logs); --quiet silences all three. Re-render later with `evalfw show`, prove the numbers with `evalfw verify`.
 """
 
 
@@ -28,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_set_option(parser)
     add_format(parser)
     parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress bar, warnings or storage note on stderr")
+                        help="no progress (bar or stage lines), warnings or storage note on stderr")
     parser.add_argument("--jobs", "-j", type=LIMITS["jobs"].argtype(), default=1, metavar="N",
                         help="score systems in N processes (results are identical)")
     parser.add_argument("--no-cache", action="store_true",
@@ -50,10 +51,10 @@ def command_line(args: argparse.Namespace) -> list[str]:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.runner.progress import ProgressBar
+    from evalfw.runner.progress import for_stream
     from evalfw.runner.run import run_experiment
 
-    bar = ProgressBar.for_terminal(args.quiet)
+    bar = for_stream(args.quiet)
     try:
         with warnings.catch_warnings():
             if args.quiet:  # e.g. the nltk family's UserWarning, which NLTK itself prints
@@ -75,6 +76,8 @@ def execute(args: argparse.Namespace) -> int:
     if not args.quiet:
         # normpath only tidies "configs/../runs" for the message; the store never uses it
         sys.stderr.write(f"evalfw: stored {os.path.normpath(outcome.path)}\n")
+        for note in outcome.notes:
+            sys.stderr.write(f"evalfw: {note}\n")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from evalfw.cli._options import add_format, add_plugins_dir, host_for, write_json
-from evalfw.config import combined_schema, static_schema
+
 
 HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
 EPILOG = """examples:
@@ -27,6 +27,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from evalfw.config import combined_schema, static_schema
+
     if args.static:
         schema = static_schema()
     else:

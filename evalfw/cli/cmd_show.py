@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from evalfw.cli._options import add_format, add_plugins_dir, add_runs_dir, host_for, render, write
+from evalfw.cli._options import (
+    add_format,
+    add_plugins_dir,
+    add_runs_dir,
+    add_width,
+    host_for,
+    render,
+    write,
+)
 
 HELP = "re-render a stored run (no recomputation)"
 EPILOG = """examples:
@@ -12,6 +20,8 @@ EPILOG = """examples:
   evalfw show wmt/20250101T120000Z-001 --format latex
   evalfw show runs/wmt/20250101T120000Z-001 --format csv
   evalfw show wmt --runs-dir /data/runs
+  evalfw show wmt --test-set en-de --metric sacrebleu --metric chrf   # a part of the results
+  evalfw show wmt --width 100      # fit 100 columns (wide tables wrap into column blocks)
 
 RUN is a version directory, <experiment> (its latest version) or <experiment>/<version>
 under --runs-dir.
@@ -24,13 +34,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser)
     add_plugins_dir(parser, "load reporters from")
     add_runs_dir(parser)
+    parser.add_argument("--test-set", action="append", default=[], metavar="NAME",
+                        help="only this test set (repeatable; default: all)")
+    parser.add_argument("--metric", action="append", default=[], metavar="NAME",
+                        help="only this metric, by its name in the config (repeatable; "
+                             "default: all)")
+    add_width(parser)
 
 
 def execute(args: argparse.Namespace) -> int:
     from evalfw.records.load import open_run
 
     stored = open_run(args.run, args.runs_dir)
-    write(render(host_for(args), args.format, stored.record))
+    record = stored.record
+    if args.test_set or args.metric:
+        from evalfw.records.select import select
+
+        record = select(record, args.test_set, args.metric)
+    write(render(host_for(args), args.format, record, args.width))
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from evalfw.cli._options import add_format, host_for, write_json
-from evalfw.config import add_set_option, load_config
+from evalfw.config import add_set_option
 
 HELP = "check an experiment config without scoring anything"
 EPILOG = """examples:
@@ -25,6 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from evalfw.config import load_config
+
     config, _host = load_config(args.config, overrides=args.overrides, host=host_for(args))
     if args.format == "json":
         write_json({"ok": True, "config": args.config, "experiment": config.experiment,

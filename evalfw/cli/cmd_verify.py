@@ -15,6 +15,10 @@ from evalfw.cli._options import (
 )
 from evalfw.errors import VerificationFailed
 
+#: differences the text output lists before saying how many more there are (a changed seed
+#: moves every p-value; --json lists them all)
+TEXT_LIMIT = 50
+
 HELP = "re-run a stored run on its recorded inputs; exit 0 only if every number is identical"
 EPILOG = """examples:
   evalfw verify wmt
@@ -53,11 +57,12 @@ def execute(args: argparse.Namespace) -> int:
                     "compared": verdict.compared, "problems": verdict.problems,
                     "notes": verdict.notes})
     else:
-        write("\n".join(verdict.lines()) + "\n")
+        write("\n".join(verdict.lines(TEXT_LIMIT)) + "\n")
     if not verdict.ok:
         raise VerificationFailed(
             f"{verdict.run} does not reproduce: {verdict.problems[0]}"
-            + (f" (and {len(verdict.problems) - 1} more difference(s), listed above)"
+            + (f" (and {len(verdict.problems) - 1} more difference(s), listed above"
+               f"{'' if len(verdict.problems) <= TEXT_LIMIT else '; all of them with --json'})"
                if len(verdict.problems) > 1 else ""))
     return 0
 

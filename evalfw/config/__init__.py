@@ -14,11 +14,41 @@ which a config is checked and :mod:`evalfw.config.paths` for how paths resolve.
 
 from __future__ import annotations
 
-from evalfw.config._loader import load_config, validate_config
-from evalfw.config.model import ExperimentConfig, MetricConfig, TestSetConfig
-from evalfw.config._overrides import Override, add_set_option, parse_override
-from evalfw.config.paths import experiment_dir
-from evalfw.config.schema import combined_schema, static_schema
+from typing import TYPE_CHECKING, Any
+
+# Loaded on first use: the command line's `--help` and `--set` need none of this, and the
+# loader pulls in jsonschema, whose import alone costs more than the rest of start-up.
+_LAZY = {
+    "load_config": "evalfw.config._loader",
+    "validate_config": "evalfw.config._loader",
+    "ExperimentConfig": "evalfw.config.model",
+    "MetricConfig": "evalfw.config.model",
+    "TestSetConfig": "evalfw.config.model",
+    "Override": "evalfw.config._overrides",
+    "add_set_option": "evalfw.config._overrides",
+    "parse_override": "evalfw.config._overrides",
+    "experiment_dir": "evalfw.config.paths",
+    "combined_schema": "evalfw.config.schema",
+    "static_schema": "evalfw.config.schema",
+}
+
+if TYPE_CHECKING:
+    from evalfw.config._loader import load_config, validate_config
+    from evalfw.config._overrides import Override, add_set_option, parse_override
+    from evalfw.config.model import ExperimentConfig, MetricConfig, TestSetConfig
+    from evalfw.config.paths import experiment_dir
+    from evalfw.config.schema import combined_schema, static_schema
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # looked up once
+        return value
+    raise AttributeError(f"module 'evalfw.config' has no attribute {name!r}")
+
 
 __all__ = [
     "ExperimentConfig",

@@ -36,7 +36,16 @@ def _standard_finders_only() -> bool:
     (importlib.metadata would ask it; the pre-scan cannot)."""
     from importlib.machinery import PathFinder
 
-    return all(f is PathFinder or not hasattr(f, "find_distributions") for f in sys.meta_path)
+    return all(f is PathFinder or not hasattr(f, "find_distributions") or _backport_path_finder(f)
+               for f in sys.meta_path)
+
+
+def _backport_path_finder(finder: object) -> bool:
+    """The ``importlib_metadata`` backport's path finder (installed by importing it, as
+    MLflow does): it reads the same ``*.dist-info``/``*.egg-info`` directories on the path as
+    the standard one, so the pre-scan still sees everything it would."""
+    return type(finder).__name__ == "MetadataPathFinder" and \
+        type(finder).__module__.split(".")[0] == "importlib_metadata"
 
 
 def maybe_present(group: str, path: list[str] | None = None) -> bool:

@@ -198,6 +198,14 @@ def headline(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def inputs_sha256(record: Mapping[str, Any]) -> str:
+    """One sha256 over the contents of a run's input files (by role and test set, not by path):
+    equal for two runs on the same data, whatever the files were called."""
+    parts = sorted(f"{i['role']}\t{i['test_set']}\t{i.get('system', '')}\t{i['sha256']}"
+                   for i in record["inputs"])
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+
+
 def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, Any]]:
     """Summaries of every complete version (of ``experiment``, or of all), oldest first.
     A version whose record cannot be read is listed with its error instead of hiding it."""
@@ -216,12 +224,14 @@ def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, A
             else:
                 entry.update(created=record["created"],
                              config_sha256=record["config"]["resolved_sha256"],
+                             inputs_sha256=inputs_sha256(record),
+                             test_sets=[t["name"] for t in record["test_sets"]],
                              headline=headline(record))
             out.append(entry)
     return out
 
 
 __all__ = [
-    "DEFAULT_RUNS_DIR", "experiments", "headline", "list_runs", "load_record", "load_segments",
-    "open_run", "resolve_run", "StoredRun", "versions",
+    "DEFAULT_RUNS_DIR", "experiments", "headline", "inputs_sha256", "list_runs", "load_record",
+    "load_segments", "open_run", "resolve_run", "StoredRun", "versions",
 ]

@@ -6,9 +6,14 @@ analysed metric) an interval half-width and a marker::
     43.98 ±1.20 †
 
 - ``†``: significantly better than the baseline, ``‡``: significantly worse (p <= alpha, the
-  adjusted p when a correction was applied; the test is the first configured method; "better"
-  in the metric's direction: a higher BLEU, a lower TER);
+  adjusted p when a correction was applied; "better" in the metric's direction: a higher BLEU,
+  a lower TER);
 - ``°``: the baseline itself; no marker: not significantly different.
+
+With several tests configured (``method: both``) a cell has one marker per test, in the
+configured order, separated by ``/``, with ``·`` for "not significant by this test"::
+
+    43.98 ±1.20 †/·
 
 Numbers get as many decimals as the metric's scale needs (:func:`places`): 2 on a 0-100 scale,
 4 on a 0-1 scale, so a difference of 0.004 BLEU on 0-1 does not print as ``+0.00``.
@@ -25,7 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 BETTER, WORSE, BASELINE = "†", "‡", "°"
+NOT = "·"  # not significant by one of several tests
 LATEX_MARKS = {BETTER: r"$^{\dagger}$", WORSE: r"$^{\ddagger}$", BASELINE: r"$^{\circ}$", "": ""}
+_LATEX_SYMBOLS = {BETTER: r"\dagger", WORSE: r"\ddagger", NOT: r"\cdot"}
 METHOD_WORDS = {"bootstrap": "paired bootstrap resampling",
                 "ar": "paired approximate randomization"}
 
@@ -49,6 +56,8 @@ class CellSignificance:
     p_value: float | None
     p_adjusted: float | None
     delta: float | None
+    #: one marker per configured test, in order ("" where a test has no result)
+    markers: tuple[str, ...] = ()
 
 
 class Significance:
@@ -89,25 +98,53 @@ class Significance:
 
     @property
     def method(self) -> str:
-        return "ar" if self.settings.get("method") == "ar" else "bootstrap"
+        """The first configured test (the one charts and single markers follow)."""
+        return self.methods[0]
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """Every configured test, in the order the analysis ran them."""
+        method = self.settings.get("method")
+        return ("bootstrap", "ar") if method == "both" else \
+            ("ar",) if method == "ar" else ("bootstrap",)
+
+    def comparison(self, system: str, test_set: str, metric: str,
+                   method: str) -> Mapping[str, Any] | None:
+        table = self.tables.get((test_set, metric))
+        if table is None:
+            return None
+        return next((c for c in table["comparisons"] if c["system"] == system
+                     and c["method"] == method), None)
+
+    def _marker(self, comp: Mapping[str, Any] | None, metric: str) -> str:
+        if comp is None or not significant(comp, self.alpha):
+            return ""
+        return BETTER if self.better(metric, comp["delta"]) else WORSE
 
     def cell(self, system: str, test_set: str, metric: str) -> CellSignificance | None:
         table = self.tables.get((test_set, metric))
         if table is None:
             return None
         interval = next((i for i in table["intervals"] if i["system"] == system), None)
-        comp = next((c for c in table["comparisons"] if c["system"] == system
-                     and c["method"] == self.method), None)
-        marker = ""
-        if system == table["baseline"]:
-            marker = BASELINE
-        elif comp is not None and significant(comp, self.alpha):
-            marker = BETTER if self.better(metric, comp["delta"]) else WORSE
+        comps = [self.comparison(system, test_set, metric, m) for m in self.methods]
+        comp = comps[0]
+        baseline = system == table["baseline"]
+        markers = (BASELINE,) if baseline else tuple(self._marker(c, metric) for c in comps)
         return CellSignificance(
             interval["ci"] if interval else None, interval["lower"] if interval else None,
-            interval["upper"] if interval else None, marker,
+            interval["upper"] if interval else None, markers[0],
             comp["p_value"] if comp else None, comp.get("p_adjusted") if comp else None,
-            comp["delta"] if comp else None)
+            comp["delta"] if comp else None, markers)
+
+    def marker_text(self, cell: CellSignificance, latex: bool = False) -> str:
+        """The cell's marker(s): one as before; several tests as ``†/·`` (LaTeX: one
+        superscript ``$^{\\dagger/\\cdot}$``)."""
+        if len(cell.markers) <= 1 or cell.markers == (BASELINE,):
+            return LATEX_MARKS[cell.marker] if latex else cell.marker
+        marks = [m or NOT for m in cell.markers]
+        if latex:
+            return "$^{" + "/".join(_LATEX_SYMBOLS[m] for m in marks) + "}$"
+        return "/".join(marks)
 
     def decorate(self, text: str, system: str, test_set: str, metric: str, places: int,
                  latex: bool = False) -> str:
@@ -119,21 +156,22 @@ class Significance:
             text += (r" {\small$\pm$" + f"{cell.ci:.{places}f}" + "}") if latex \
                 else f" ±{cell.ci:.{places}f}"
         if latex:
-            return text + LATEX_MARKS[cell.marker]
+            return text + self.marker_text(cell, latex=True)
         # unmarked cells keep the marker's width so right-aligned numbers line up
-        return f"{text} {cell.marker or ' '}"
+        width = 2 * len(self.methods) - 1
+        return f"{text} {self.marker_text(cell).ljust(width)}"
 
     def legend(self, latex: bool = False) -> list[str]:
         """Sentences explaining the intervals and markers (empty without an analysis)."""
         if not self:
             return []
         s = self.settings
-        trials = s.get("samples") if self.method == "bootstrap" else s.get("ar_trials")
-        unit = "resamples" if self.method == "bootstrap" else "trials"
-        test = f"{METHOD_WORDS[self.method]} with {trials} {unit}"
-        corr = ", Holm-adjusted across the run" if s.get("correction") == "holm" else ""
+        tests = [self.test_words(m) for m in self.methods]
+        test = " and by ".join(tests) if len(tests) > 1 else tests[0]
+        corr = f", {self.correction_words()}"
         marks = (LATEX_MARKS if latex else {m: m for m in (BETTER, WORSE, BASELINE)})
         pm, le = (r"$\pm$", r"$\le$") if latex else ("±", "≤")
+        not_mark = r"$\cdot$" if latex else NOT
         seed = self.section.get("seed")
         baseline = latex_escape(str(s.get("baseline"))) if latex else s.get("baseline")
         return [
@@ -144,7 +182,29 @@ class Significance:
             f"{marks[BETTER]}: significantly better, {marks[WORSE]}: significantly worse than "
             f"the baseline (p {le} {self.alpha:g} by {test}{corr}); no mark: no significant "
             "difference.",
+            *([f"Several tests: one mark per test in the order {' / '.join(self._short())}; "
+               f"{not_mark}: not significant by that test."] if len(self.methods) > 1 else []),
         ]
+
+    def test_words(self, method: str) -> str:
+        """``paired bootstrap resampling with 1000 resamples`` (the test as run)."""
+        s = self.settings
+        trials = s.get("samples") if method == "bootstrap" else s.get("ar_trials")
+        unit = "resamples" if method == "bootstrap" else "trials"
+        return f"{METHOD_WORDS[method]} with {trials} {unit}"
+
+    def _short(self) -> list[str]:
+        return ["bootstrap" if m == "bootstrap" else "approximate randomization"
+                for m in self.methods]
+
+    def correction_words(self) -> str:
+        """Which multiple-comparison correction the p-values got, in words."""
+        correction = self.settings.get("correction")
+        if correction == "holm":
+            return "Holm-adjusted across the run"
+        if correction == "none":
+            return "no multiple-comparison correction"
+        return f"correction {correction}"
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",

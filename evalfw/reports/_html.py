@@ -67,8 +67,8 @@ def results_table(record: Mapping[str, Any], sig: Significance) -> str:
                 if cell.p_value is not None:
                     attrs["data-p"] = repr(cell.p_value)
                     attrs["title"] = parts.p_text(cell.p_value, cell.p_adjusted)
-                if cell.marker:
-                    body += f' <span class="mark">{escape(cell.marker)}</span>'
+                if any(cell.markers):  # one per configured test, as the legend says
+                    body += f' <span class="mark">{escape(sig.marker_text(cell))}</span>'
                 cls.append({"°": "baseline", "†": "better", "‡": "worse"}.get(cell.marker, ""))
             attr = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
             klass = f' class="{" ".join(c for c in cls if c)}"' if any(cls) else ""

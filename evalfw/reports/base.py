@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 from evalfw.errors import EvalfwError, PluginError
@@ -16,11 +17,23 @@ from evalfw.plugin.guard import escaped
 
 
 class Reporter(Component):
-    """Renders a run record as text (one file, ``report-<name>.<extension>``)."""
+    """Renders a run record as text (one file, ``report-<name>.<extension>``).
+
+    A reporter that sends a run somewhere else (a tracking server) sets ``writes_file`` to
+    false and implements :meth:`publish`, which ``evalfw run`` calls once the version is
+    stored, so it can send the record and the other reports as they are on disk.
+    """
 
     kind = "reporter"
     plural = "reporters"
     extension: ClassVar[str] = "txt"
+    #: whether ``evalfw run`` stores ``report-<name>.<extension>`` in the version directory
+    writes_file: ClassVar[bool] = True
+
+    def publish(self, version_dir: Path, record: Mapping[str, Any]) -> str | None:
+        """Send the stored version somewhere; returns a note for the user (or None).
+        Called by ``evalfw run`` after storing; the default sends nothing."""
+        return None
 
     @abstractmethod
     def render(self, record: Mapping[str, Any]) -> str:

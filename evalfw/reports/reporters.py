@@ -38,37 +38,19 @@ def _grid(record: Mapping[str, Any], decimals: int | None) -> Grid:
 
 class TableReporter(Reporter):
     name = "table"
-    description = "aligned terminal table: systems x test set/metric, then signatures"
+    description = ("aligned terminal table: systems x test set/metric, the paired tests, "
+                   "then signatures")
     extension = "txt"
-    options_schema = _DECIMALS
+    options_schema = {**_DECIMALS, "properties": {**_DECIMALS["properties"], "width": {
+        "description": "wrap columns and text to this many characters (default: no limit; "
+                       "the command line passes the terminal's width)",
+        "type": ["integer", "null"], "minimum": 20, "default": None}}}
 
     def render(self, record: Mapping[str, Any]) -> str:
-        grid = _grid(record, self.options["decimals"])
-        head1 = ["", *(c.test_set for c in grid.columns)]
-        head2 = ["system", *(c.label for c in grid.columns)]
-        rows = [[s, *(grid.value(s, c) for c in grid.columns)] for s in grid.systems]
-        table = [head1, head2, *rows]
-        widths = [max(len(r[i]) for r in table) for i in range(len(head2))]
+        # imported here: registering the reporters (every plugin host does) must stay cheap
+        from evalfw.reports._text_table import render_table
 
-        def line(cells: list[str]) -> str:
-            first = cells[0].ljust(widths[0])
-            rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
-            return "  ".join([first, *rest]).rstrip()
-
-        from evalfw.reports._grid import title
-
-        out = [title(record), "", line(head1), line(head2),
-               "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
-        out += ["", *grid.significance.legend()] if grid.significance else []
-        out += ["", "Signatures:"]
-        for spec in record.get("specs", []):
-            sig = spec.get("sacrebleu_signature") or spec["signature"]
-            out.append(f"  {spec['test_set']} {spec['metric']}: {sig}")
-        if record.get("warnings"):
-            out += ["", "Data warnings:"]
-            out += [f"  {w['file']}{':' + str(w['first_line']) if 'first_line' in w else ''}: "
-                    f"{w['message']}" for w in record["warnings"]]
-        return "\n".join(out) + "\n"
+        return render_table(record, self.options["decimals"], self.options["width"])
 
 
 class JsonReporter(Reporter):
@@ -127,8 +109,18 @@ class MarkdownReporter(Reporter):
         for s in grid.systems:
             out.append("| " + " | ".join([_md_escape(s), *(grid.value(s, c) for c in
                                                           grid.columns)]) + " |")
-        out += ["", *(_md_escape(x) for x in grid.significance.legend())] if grid.significance \
-            else []
+        sig = grid.significance
+        if sig:
+            from evalfw.reports import _tests_block
+
+            tests = _tests_block.rows(sig)
+            head = _tests_block.header(sig)
+            if tests:
+                out += ["", f"{_tests_block.TITLE}:", "",
+                        "| " + " | ".join(head) + " |",
+                        "|:---|:---|:---|" + "---:|" * (len(head) - 3),
+                        *("| " + " | ".join(_md_escape(c) for c in row) + " |" for row in tests)]
+            out += ["", *(_md_escape(x) for x in sig.legend())]
         return "\n".join(out) + "\n"
 
 
@@ -182,8 +174,11 @@ class HtmlReporter(Reporter):
 
 @hookimpl
 def evalfw_register_reporters() -> list[type[Reporter]]:
+    # MLflow itself is imported only when a run is published
+    from evalfw.reports.mlflow_reporter import MlflowReporter
+
     return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter,
-            HtmlReporter]
+            HtmlReporter, MlflowReporter]
 
 
 __all__ = [

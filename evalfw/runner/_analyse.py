@@ -12,8 +12,9 @@ analysed metric (corpus level) it stores in ``record["significance"]["tables"]``
 - ``buckets``: per bucket (by reference length by default) every system's interval and paired
   tests against the baseline.
 
-With ``correction: holm`` the p-values are adjusted across *all* comparisons of the run made
-with the same method (every test set, metric and system). The all-pairs tests and the bucket
+With ``correction: holm`` (the default in mode ``default``; mode ``sacrebleu`` defaults to
+``none``, as sacreBLEU corrects nothing) the p-values are adjusted across *all* comparisons of
+the run made with the same method (every test set, metric and system). The all-pairs tests and the bucket
 tests are families of their own, so asking for them never changes the main table's markers.
 The seed is the config's seed and is recorded, so ``evalfw verify`` reproduces every number.
 Drill-down texts and sentence exports are :mod:`evalfw.runner._drilldown`.
@@ -63,7 +64,7 @@ class Settings:
     confidence: float = 0.95
     alpha: float = 0.05
     mode: str = "default"
-    correction: str = "none"
+    correction: str = "holm"
     all_pairs: bool = False
     metrics: tuple[str, ...] | None = None
     buckets: Any = False
@@ -74,6 +75,9 @@ class Settings:
     @classmethod
     def from_config(cls, block: Mapping[str, Any]) -> Settings:
         data = {**defaults(), **dict(block)}
+        # resolved here and stored in the record's settings, so a record says which correction
+        # its p-values got whatever the default was when it was written
+        data.setdefault("correction", "holm" if data["mode"] == "default" else "none")
         metrics = data.get("metrics")
         return cls(**{**data, "metrics": tuple(metrics) if metrics else None,
                       "sentence_export": tuple(data["sentence_export"])})

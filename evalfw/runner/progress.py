@@ -1,39 +1,124 @@
-"""A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+"""Progress of a run, by stage: a live bar on a terminal, one log line per stage elsewhere.
+
+A run has a few stages (config, statistics, significance when configured, store). The runner
+reports them through :class:`Stages`, which calls ``stage_started``/``stage_finished`` on the
+progress object when it has them, and calls the object itself with ``(done, total, label)``
+as work inside a stage advances; a plain callable (the :func:`evalfw.run` API) receives only
+the latter.
+
+- :class:`BarProgress` (stderr is a terminal): a ``rich`` bar fitted to the terminal width,
+  with the stage ``n/N``, the work done, elapsed time and an ETA; it leaves nothing behind.
+- :class:`LogProgress` (a pipe, a file, CI): one line per finished stage, e.g.
+  ``evalfw: [2/4] statistics: 132 cells in 3.1 s``, so a long run is never silent.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+__all__ = ["BarProgress", "for_stream", "LogProgress", "StageProgress", "Stages"]
 
 
-class ProgressBar:
-    """``progress(done, total, label)`` callback for :func:`evalfw.run`."""
+class StageProgress:
+    """The stage protocol with do-nothing defaults; subclasses draw or log."""
 
-    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
-        self.stream = stream or sys.stderr
-        self.width = width
-        self.started = time.monotonic()
-        self.drawn = False
+    def stage_started(self, index: int, count: int, name: str) -> None:
+        pass
 
-    @classmethod
-    def for_terminal(cls, quiet: bool = False) -> ProgressBar | None:
-        """A bar when stderr is a TTY and not ``quiet``; ``None`` otherwise (pipes and logs
-        get no control characters)."""
-        return None if quiet or not sys.stderr.isatty() else cls()
+    def stage_finished(self, index: int, count: int, name: str, detail: str,
+                       seconds: float) -> None:
+        pass
 
     def __call__(self, done: int, total: int, label: str) -> None:
-        filled = self.width * done // total if total else self.width
-        bar = "#" * filled + "." * (self.width - filled)
-        elapsed = time.monotonic() - self.started
-        self.stream.write(f"\r[{bar}] {done}/{total} {label} {elapsed:.0f}s\x1b[K")
-        self.stream.flush()
-        self.drawn = True
+        pass
 
     def close(self) -> None:
-        if self.drawn:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        pass
 
 
-__all__ = ["ProgressBar"]
+class LogProgress(StageProgress):
+    """One line per finished stage on ``stream`` (no control characters)."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+
+    def stage_finished(self, index: int, count: int, name: str, detail: str,
+                       seconds: float) -> None:
+        what = f": {detail}" if detail else ""
+        self.stream.write(f"evalfw: [{index}/{count}] {name}{what} in {seconds:.1f} s\n")
+        self.stream.flush()
+
+
+class BarProgress(StageProgress):
+    """A transient ``rich`` progress bar on ``stream`` (a terminal)."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.console = Console(file=stream or sys.stderr)
+        # the description column gives way first on a narrow terminal: rich shrinks the
+        # flexible bar and crops text to the console width
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(bar_width=None),
+                            MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
+                            TimeRemainingColumn(), console=self.console, transient=True,
+                            expand=True)
+        self.task: Any = None
+        self.stage = ""
+        self.bar.start()
+
+    def stage_started(self, index: int, count: int, name: str) -> None:
+        self.stage = f"[{index}/{count}] {name}"
+        if self.task is not None:
+            self.bar.remove_task(self.task)
+        self.task = self.bar.add_task(self.stage, total=None)
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task(label, total=None)
+        self.bar.update(self.task, completed=done, total=total,
+                        description=f"{self.stage} {label}".strip())
+
+    def close(self) -> None:
+        self.bar.stop()
+
+
+def for_stream(quiet: bool = False, stream: TextIO | None = None) -> StageProgress | None:
+    """Nothing when ``quiet``; a bar when ``stream`` (default stderr) is a terminal; else
+    one log line per stage."""
+    stream = stream or sys.stderr
+    if quiet:
+        return None
+    return BarProgress(stream) if stream.isatty() else LogProgress(stream)
+
+
+Progress = Callable[[int, int, str], None]
+
+
+class Stages:
+    """Numbered stages of one run, reported to ``progress`` (any callable, or ``None``)."""
+
+    def __init__(self, progress: Progress | None, count: int) -> None:
+        self.progress = progress
+        self.count = count
+        self.index = 0
+        self.detail = ""
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[Stages]:
+        """Run one stage; set :attr:`detail` inside it for the finishing line."""
+        self.index += 1
+        self.detail = ""
+        started = time.monotonic()
+        hook = getattr(self.progress, "stage_started", None)
+        if hook is not None:
+            hook(self.index, self.count, name)
+        yield self
+        hook = getattr(self.progress, "stage_finished", None)
+        if hook is not None:
+            hook(self.index, self.count, name, self.detail, time.monotonic() - started)

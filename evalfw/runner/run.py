@@ -25,6 +25,7 @@ from evalfw.runner._evaluate import Evaluation, Progress, evaluate
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, Override
+    from evalfw.runner.result import RunResult
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
 
@@ -37,6 +38,8 @@ class RunOutcome:
     path: Path | None
     evaluation: Evaluation
     host: PluginHost
+    #: what reporters that publish the run elsewhere said (e.g. the MLflow run they made)
+    notes: tuple[str, ...] = ()
 
 
 def load(config: Any, overrides: Iterable[str | Override] = (),
@@ -119,12 +122,38 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
 def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
     """The ``extras`` callback of the store: each configured report, rendered from the
     record, as ``report-<name>.<extension>``."""
-    reporters = [host.component("reporter", c.name, c.options) for c in cfg.reports]
+    reporters = [r for r in (host.component("reporter", c.name, c.options) for c in cfg.reports)
+                 if r.writes_file]
 
     def render(record: Mapping[str, Any]) -> dict[str, str]:
         return {f"report-{r.name}.{r.extension}": r.text(record) for r in reporters}
 
     return render
+
+
+def publish(host: PluginHost, cfg: ExperimentConfig, path: Path,
+            record: Mapping[str, Any]) -> tuple[str, ...]:
+    """Let each configured reporter that publishes (e.g. ``mlflow``) send the stored version;
+    their notes, in config order."""
+    from evalfw.errors import EvalfwError, PluginError
+    from evalfw.reports.base import Reporter
+
+    notes = []
+    for choice in cfg.reports:
+        reporter = host.component("reporter", choice.name, choice.options)
+        if type(reporter).publish is Reporter.publish:
+            continue
+        try:
+            note = reporter.publish(path, record)
+        except EvalfwError as exc:
+            raise type(exc)(f"the run is stored in {path}, but reporter '{reporter.name}' "
+                            f"could not publish it: {exc}") from exc
+        except Exception as exc:
+            raise PluginError(f"the run is stored in {path}, but reporter '{reporter.name}' "
+                              f"failed: {type(exc).__name__}: {exc}") from exc
+        if note:
+            notes.append(note)
+    return tuple(notes)
 
 
 def choose_executor(host: PluginHost, jobs: int = 1) -> Executor:
@@ -143,38 +172,57 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     statistics jobs, ``store=False`` keeps the record in memory, ``cache=False`` recomputes
     every statistic."""
     from evalfw.runner import _analyse as significance
+    from evalfw.runner.progress import Stages
 
-    cfg, host = load(config, overrides, host)
-    render = report_files(host, cfg)  # unknown reporters fail before scoring
-    plan = significance.prepare(cfg, host)  # so does a bad significance block
+    # the stage count is known once the config is read; until then the first stage says 4
+    stages = Stages(progress, 4)
+    with stages.stage("config") as st:
+        cfg, host = load(config, overrides, host)
+        render = report_files(host, cfg)  # unknown reporters fail before scoring
+        plan = significance.prepare(cfg, host)  # so does a bad significance block
+        stages.count = 4 if plan else 3
+        st.detail = (f"{len(cfg.test_sets)} test set(s), {len(cfg.metrics)} metric(s), "
+                     f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
     if executor is None:
         executor = choose_executor(host, jobs)
-    with executor:
+    with stages.stage("statistics") as st, executor:
         ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
-    analysis = significance.analyse(plan, cfg, host, ev, progress) if plan else None
-    segments = encode_segments(ev.arrays)
-    record = build_record(cfg, host, ev, segments, argv, executor)
-    if analysis is not None:
-        record["significance"] = plain(analysis.section)
-        render = significance.with_files(render, analysis.files)
-    if not store:
-        return RunOutcome(record, None, ev, host)
-    path = write_version(cfg.output_dir, cfg.experiment, record, segments, render)
-    return RunOutcome(record, path, ev, host)
+        st.detail = f"{len(ev.cells)} cells"
+    analysis = None
+    if plan:
+        with stages.stage("significance") as st:
+            analysis = significance.analyse(plan, cfg, host, ev, progress)
+            st.detail = f"{len(analysis.section['tables'])} table(s)"
+    with stages.stage("store" if store else "record") as st:
+        segments = encode_segments(ev.arrays)
+        record = build_record(cfg, host, ev, segments, argv, executor)
+        if analysis is not None:
+            record["significance"] = plain(analysis.section)
+            render = significance.with_files(render, analysis.files)
+        path = write_version(cfg.output_dir, cfg.experiment, record, segments, render) \
+            if store else None
+        st.detail = f"{len(cfg.reports)} report(s)" if store else ""
+    notes = publish(host, cfg, path, record) if path is not None else ()
+    return RunOutcome(record, path, ev, host, notes)
 
 
 def run(config: Any, overrides: Iterable[str | Override] = (), *,
         host: PluginHost | None = None, progress: Progress | None = None,
-        jobs: int = 1) -> dict[str, Any]:
+        jobs: int = 1) -> RunResult:
     """Run the experiment ``config`` (a YAML path, or a loaded ExperimentConfig), store a new
-    version under ``output_dir/<experiment>/`` and return its record (a JSON-shaped dict).
+    version under ``output_dir/<experiment>/`` and return its record: a JSON-shaped dict that
+    also has ``to_pandas()``, ``sentence_scores()``, ``significance`` and ``path``
+    (:class:`~evalfw.runner.result.RunResult`).
 
-    >>> record = evalfw.run("configs/wmt.yaml", overrides=["seed=7"])  # doctest: +SKIP
+    >>> result = evalfw.run("configs/wmt.yaml", overrides=["seed=7"])  # doctest: +SKIP
+    >>> result["version"], result.to_pandas()                          # doctest: +SKIP
     """
-    return run_experiment(config, overrides, host=host, progress=progress, jobs=jobs).record
+    from evalfw.runner.result import RunResult
+
+    return RunResult(run_experiment(config, overrides, host=host, progress=progress, jobs=jobs))
 
 
 __all__ = [
-    "build_record", "choose_executor", "load", "report_files", "run", "run_experiment",
+    "build_record", "choose_executor", "load", "publish", "report_files", "run", "run_experiment",
     "RunOutcome",
 ]

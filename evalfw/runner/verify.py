@@ -51,10 +51,15 @@ class Verdict:
     def ok(self) -> bool:
         return not self.problems
 
-    def lines(self) -> list[str]:
+    def lines(self, limit: int | None = None) -> list[str]:
+        """The verdict as text; with ``limit``, at most that many differences, then how many
+        more there are (``--json`` lists them all)."""
         head = (f"verified: {self.run}: all {self.compared} results identical" if self.ok
                 else f"NOT verified: {self.run}: {len(self.problems)} difference(s)")
-        return [head, *(f"  - {p}" for p in self.problems), *(f"  note: {n}" for n in self.notes)]
+        shown = self.problems if limit is None else self.problems[:limit]
+        more = len(self.problems) - len(shown)
+        tail = [f"  ... and {more} more (all of them with --json)"] if more else []
+        return [head, *(f"  - {p}" for p in shown), *tail, *(f"  note: {n}" for n in self.notes)]
 
 
 def check_inputs(record: dict[str, Any], base: Path, verdict: Verdict,
@@ -256,26 +261,12 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
 # ----------------------------------------------------------------------------- significance
 
 
-def _diff(old: Any, new: Any, path: str, out: list[str], limit: int) -> None:
-    if len(out) >= limit or old == new:
-        return
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in [*old, *(k for k in new if k not in old)]:
-            _diff(old.get(key), new.get(key), f"{path}.{key}", out, limit)
-    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new)):
-            label = a.get("system") or a.get("test_set") or a.get("label") \
-                if isinstance(a, dict) else None
-            _diff(a, b, f"{path}[{label or i}]", out, limit)
-    else:
-        moved = f" ({new - old:+.6g})" if all(isinstance(v, (int, float)) and
-                                             not isinstance(v, bool) for v in (old, new)) else ""
-        out.append(f"significance{path}: {old!r} -> {new!r}{moved}")
+def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """Every difference between the significance sections of a stored and a re-run record,
+    each named with its test set, metric, test and system
+    (:mod:`evalfw.runner._verify_significance`)."""
+    from evalfw.runner._verify_significance import significance_differences
 
-
-def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any],
-                         limit: int = 20) -> list[str]:
-    """Differences between the significance sections of a stored and a re-run record."""
     a, b = old.get("significance"), new.get("significance")
     if a is None and b is None:
         return []
@@ -289,9 +280,7 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any],
         b = {**b, "drilldown": a.get("drilldown"),
              "settings": {k: v for k, v in b.get("settings", {}).items()
                           if k != "drilldown_metric"}}
-    out: list[str] = []
-    _diff(a, b, "", out, limit)
-    return out
+    return significance_differences(a, b)
 
 
 __all__ = [

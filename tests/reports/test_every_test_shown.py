@@ -1,0 +1,135 @@
+"""Terminal and Markdown tables show every configured paired test (bootstrap and approximate
+randomization), and every legend names the multiple-comparison correction: Holm by default in
+evalfw's default mode, none in sacreBLEU mode, and a record's own setting when it has one."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from evalfw.reports._cells import BASELINE, BETTER, NOT, WORSE, Significance, significant
+from evalfw.reports._html import render as html
+from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
+from tests.run_support import REPO, run, write_config
+
+CONFIG = """\
+schema_version: 1
+experiment: tests
+seed: 5
+data_root: {root}
+output_dir: {out}
+test_sets:
+  - name: en-de
+    langs: en-de
+    references: ["{{data_root}}/en-de/ref.A.txt"]
+    systems: {{"*": "{{data_root}}/en-de/sys/*.txt"}}
+metrics:
+  - name: bleu
+  - name: addk
+    smoothing: {{name: add-k, value: 2}}
+reports: [table]
+significance:
+  baseline: Medium
+{block}"""
+
+
+def outcome_of(tmp_path, block: str):
+    text = CONFIG.format(root=REPO / "configs" / "sample", out=tmp_path / "runs", block=block)
+    return run(str(write_config(tmp_path / "c.yaml", text)))
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    return outcome_of(tmp_path_factory.mktemp("both"),
+                      "  method: both\n  samples: 200\n  ar_trials: 200\n").record
+
+
+def mark(comp, sig: Significance, metric: str) -> str:
+    if not significant(comp, sig.alpha):
+        return NOT
+    return BETTER if sig.better(metric, comp["delta"]) else WORSE
+
+
+def test_cells_carry_one_marker_per_test(both):
+    sig = Significance(both)
+    assert sig.methods == ("bootstrap", "ar")
+    text = TableReporter().render(both)
+    for table in both["significance"]["tables"]:
+        for system in table["systems"]:
+            cell = sig.cell(system, table["test_set"], table["metric"])
+            if system == table["baseline"]:
+                assert cell.markers == (BASELINE,)
+                continue
+            by = {c["method"]: c for c in table["comparisons"] if c["system"] == system}
+            expected = "/".join(mark(by[m], sig, table["metric"]) for m in ("bootstrap", "ar"))
+            assert sig.marker_text(cell) == expected
+            assert f"±{cell.ci:.2f} {expected}" in text
+
+
+def test_terminal_and_markdown_list_both_p_values(both):
+    text = TableReporter().render(both)
+    md = MarkdownReporter().render(both)
+    assert "p boot" in text and "p AR" in text and "| p boot | Holm | p AR | Holm |" in md
+    for table in both["significance"]["tables"]:
+        for c in table["comparisons"]:
+            row_md = f"| {table['test_set']} | {table['metric']} | {c['system']} |"
+            line = next(x for x in md.splitlines() if x.startswith(row_md))
+            assert f"{c['p_value']:.4f}" in line and f"{c['p_adjusted']:.4f}" in line
+            line = next(x for x in text.splitlines()
+                        if x.split()[:3] == [table["test_set"], table["metric"], c["system"]])
+            assert f"{c['p_value']:.4f}" in line
+    for out in (text, md):
+        assert "by paired bootstrap resampling with 200 resamples and by paired approximate " \
+               "randomization with 200 trials, Holm-adjusted across the run" in out
+        assert "one mark per test in the order bootstrap / approximate randomization" in out
+
+
+def test_html_marks_both_tests(both):
+    page = html(both)
+    assert '<span class="mark">†/†</span>' in page or '<span class="mark">‡/‡</span>' in page
+    assert "one mark per test in the order bootstrap / approximate randomization" in page
+
+
+def test_latex_marks_both_tests(both):
+    tex = LatexReporter().render(both)
+    assert r"$^{\dagger/\dagger}$" in tex or r"$^{\ddagger/\ddagger}$" in tex
+    assert r"$\cdot$: not significant by that test" in tex
+
+
+def test_holm_is_the_default_in_default_mode(both):
+    assert both["significance"]["settings"]["correction"] == "holm"
+    assert all(c["p_adjusted"] is not None for t in both["significance"]["tables"]
+               for c in t["comparisons"])
+
+
+def legends(record) -> list[str]:
+    return [TableReporter().render(record), MarkdownReporter().render(record),
+            LatexReporter().render(record), html(record)]
+
+
+def test_every_legend_names_the_correction(both):
+    for out in legends(both):
+        assert "Holm-adjusted across the run" in out
+    older = copy.deepcopy(both)  # a record written with correction none keeps it
+    older["significance"]["settings"]["correction"] = "none"
+    for t in older["significance"]["tables"]:
+        for c in t["comparisons"]:
+            c["p_adjusted"] = None
+    for out in legends(older):
+        assert "no multiple-comparison correction" in out and "Holm-adjusted" not in out
+
+
+def test_sacrebleu_mode_keeps_no_correction(tmp_path):
+    record = outcome_of(tmp_path, "  mode: sacrebleu\n  samples: 100\n  metrics: [bleu]\n").record
+    assert record["significance"]["settings"]["correction"] == "none"
+    assert all(c["p_adjusted"] is None for t in record["significance"]["tables"]
+               for c in t["comparisons"])
+    for out in legends(record):
+        assert "no multiple-comparison correction" in out
+
+
+def test_explicit_none_is_respected(tmp_path):
+    record = outcome_of(tmp_path, "  samples: 100\n  correction: none\n").record
+    assert record["significance"]["settings"]["correction"] == "none"
+    assert "no multiple-comparison correction" in TableReporter().render(record)

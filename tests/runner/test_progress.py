@@ -1,0 +1,75 @@
+"""Run progress: a rich bar with stage n/N and an ETA on a terminal, fitted to its width; one
+log line per finished stage when stderr is not a terminal; nothing with --quiet."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from evalfw.cli.main import main
+from evalfw.runner.progress import BarProgress, LogProgress, Stages, for_stream
+from tests.run_support import run, workdir  # noqa: F401  (fixture)
+
+LINE = re.compile(r"^evalfw: \[(\d)/(\d)\] (\w+)(: .+)? in \d+\.\d s$")
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_one_line_per_stage_off_a_terminal(workdir):
+    buf = io.StringIO()
+    run("configs/wmt-significance.yaml", progress=LogProgress(buf))
+    lines = buf.getvalue().splitlines()
+    assert [LINE.match(x).group(1, 2, 3) for x in lines] == [
+        ("1", "4", "config"), ("2", "4", "statistics"), ("3", "4", "significance"),
+        ("4", "4", "store")]
+    assert re.search(r"statistics: 3 cells in", lines[1])
+    assert "\r" not in buf.getvalue() and "\x1b" not in buf.getvalue()
+
+
+def test_without_significance_there_are_three_stages(workdir):
+    buf = io.StringIO()
+    run("configs/wmt.yaml", progress=LogProgress(buf))
+    assert [LINE.match(x).group(2) for x in buf.getvalue().splitlines()] == ["3"] * 3
+
+
+def test_cli_logs_stages_unless_quiet(workdir, capsys):
+    assert main(["run", "configs/wmt.yaml"]) == 0
+    err = capsys.readouterr().err
+    assert "evalfw: [2/3] statistics: " in err and "evalfw: [3/3] store: " in err
+    assert main(["run", "configs/wmt.yaml", "--quiet"]) == 0
+    assert "evalfw: [" not in capsys.readouterr().err
+
+
+def test_a_plain_callable_still_gets_ticks(workdir):
+    ticks = []
+    run("configs/wmt.yaml", progress=lambda done, total, label: ticks.append((done, total)))
+    assert ticks and ticks[-1][0] == ticks[-1][1]
+
+
+def test_choice_follows_the_stream():
+    assert for_stream(quiet=True, stream=Tty()) is None
+    assert isinstance(for_stream(stream=io.StringIO()), LogProgress)
+    bar = for_stream(stream=Tty())
+    assert isinstance(bar, BarProgress)
+    bar.close()
+
+
+def test_bar_shows_stage_count_and_eta_within_the_width(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    out = Tty()
+    bar = BarProgress(out)
+    stages = Stages(bar, 3)
+    with stages.stage("config"):
+        pass
+    with stages.stage("statistics"):
+        for i in range(1, 11):
+            bar(i, 10, "en-de")
+            bar.bar.refresh()
+    bar.close()
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.getvalue())
+    drawn = [x for x in re.split(r"[\r\n]", text) if x.strip()]
+    assert any("[2/3] statistics en-de" in x and "10/10" in x and "eta" in x for x in drawn)
+    assert max(len(x) for x in drawn) <= 60
