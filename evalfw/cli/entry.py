@@ -1,15 +1,37 @@
 """The console entry point (``evalfw`` and ``python -m evalfw``).
 
-It imports nothing but the standard library's ``sys`` before its ``try``, so Ctrl-C at any
-moment of start-up, even while numpy and the plugins load, ends with ``evalfw: interrupted``
-and status 130, never a traceback. It also holds the process-wide choices a library must not
+Ctrl-C at any moment, from its first instruction, even while numpy and the plugins load, ends
+with ``evalfw: interrupted`` and status 130, never a traceback. It also holds the process-wide choices a library must not
 make for its users (the OpenBLAS thread count).
 """
 
 import sys
 
 
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    # nothing to clean up yet: leave at once (see main)
+    import os
+
+    os.write(2, b"evalfw: interrupted\n")
+    os._exit(130)
+
+
+def _will_compute(argv: list[str]) -> bool:
+    """Whether the command does work that needs numpy (not just help or the version)."""
+    return bool(argv) and not {"-h", "--help", "--version"} & set(argv)
+
+
 def main() -> None:
+    import signal
+
+    # While modules load, Ctrl-C ends the process at once: a KeyboardInterrupt raised inside a
+    # compiled module's import (numpy's) comes out as an ImportError, or leaves the
+    # interpreter to end itself by the signal. Nothing needs cleaning up before the command
+    # starts; from then on Python's handler is back so runs remove their temporary files and
+    # workers and clusters are told to stop.
+    restore = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if restore:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
     try:
         import os
 
@@ -22,6 +44,10 @@ def main() -> None:
             os.environ["OPENBLAS_NUM_THREADS"] = "1"
         from evalfw.cli.main import main as run
 
+        if _will_compute(sys.argv[1:]):
+            import numpy  # noqa: F401  (loaded here, under the start-up handler)
+        if restore:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         status = run()
     except KeyboardInterrupt:
         sys.stderr.write("evalfw: interrupted\n")
