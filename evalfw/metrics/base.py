@@ -250,9 +250,11 @@ class Metric(Component):
         significance tests in ``sacrebleu`` mode give sacreBLEU's numbers."""
         return False
 
-    def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
+    def sacrebleu_float32_score(self, sums: np.ndarray) -> Any:
         """The score sacreBLEU computes for one bootstrap resample: its float32 column sums
-        through the metric's formula, every operation in float32 (numpy >= 2)."""
+        through the metric's formula, every operation in float32 (numpy >= 2). Return it in
+        the type sacreBLEU's formula gives (a Python float, or a numpy float32 scalar):
+        sacreBLEU's means and p-values are computed in that type."""
         raise NotImplementedError(f"metric '{self.name}' does not reproduce sacreBLEU's "
                                   "bootstrap arithmetic")
 

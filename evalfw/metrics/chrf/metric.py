@@ -154,12 +154,14 @@ class Chrf(Metric):
     def sacrebleu_resampling(self) -> bool:
         return True
 
-    def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
+    def sacrebleu_float32_score(self, sums: np.ndarray) -> Any:
         # sacreBLEU scores a resample from its float32 column sums; numpy float32 scalars
-        # through the scalar formula reproduce its float32 arithmetic step by step.
+        # through the scalar formula reproduce its float32 arithmetic step by step. The
+        # result stays a float32 scalar (or Python 0.0), as sacreBLEU's, because its means
+        # and p-values are computed in that dtype.
         import numpy as np
         row = np.asarray(sums, dtype=np.float32)
-        return float(core.f_score([row[j] for j in range(len(row))], self.config))
+        return core.f_score([row[j] for j in range(len(row))], self.config)
 
     def lengths(self, statistics: np.ndarray) -> SegmentLengths:
         """Unigram counts: characters (without whitespace unless ``whitespace``), or words
