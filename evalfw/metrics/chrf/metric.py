@@ -20,6 +20,7 @@ from evalfw.errors import ConfigError, InputError
 from evalfw.metrics.base import Metric, SegmentLengths
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.result import ChrfScore, sacrebleu_signature
+from evalfw.metrics.flags import MetricFlag
 from evalfw.version import __version__
 
 if TYPE_CHECKING:
@@ -67,6 +68,12 @@ class Chrf(Metric):
     version = "1"
     description = "chrF / chrF++ (character and word n-gram F-score), sacreBLEU 2.6.0 exact"
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
+    # sacreBLEU's flags: --chrf-char-order/-cc, --chrf-word-order/-cw, --chrf-beta (an
+    # integer there, so the printed name stays chrF2), --chrf-whitespace, ...
+    cli_flags: ClassVar[tuple[MetricFlag, ...]] = (
+        MetricFlag("char_order", short="-cc"), MetricFlag("word_order", short="-cw"),
+        MetricFlag("beta", type=int), MetricFlag("whitespace"), MetricFlag("lowercase"),
+        MetricFlag("eps_smoothing"))
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
