@@ -22,7 +22,9 @@ def _checked(convert: Callable[[str], Any]) -> Callable[[str], Any]:
         try:
             return convert(text)
         except (TypeError, ValueError) as exc:
-            raise argparse.ArgumentTypeError(str(exc) or f"invalid value {text!r}") from None
+            expected = {int: "an integer", float: "a number"}.get(convert)  # type: ignore[call-overload]
+            message = f"expected {expected}, got {text!r}" if expected else str(exc)
+            raise argparse.ArgumentTypeError(message or f"invalid value {text!r}") from None
     run.__name__ = getattr(convert, "__name__", "value")
     return run
 

@@ -132,17 +132,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit status (argparse's own usage errors exit 2)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(command_word(argv))
-    args, extra = parser.parse_known_args(argv)
-    sub = parser.commands.get(getattr(args, "command", None))
+    sub = parser.commands.get(command_word(argv) or "")
+    host = None
     if sub is not None and sub.configure_plugins is not None:
-        # The command's arguments depend on the loaded plugins: build its host from the
-        # switches parsed so far (--plugins-dir, --disable-plugin), add them, parse again.
+        # The command's arguments depend on the loaded plugins (a metric's flags): build its
+        # host from the plugin switches alone, add those arguments, then parse everything.
+        switches = _plugin_switches(argv)
         configured: list[Any] = []
-        status = _guarded(args, lambda: configured.append(_configure_plugins(sub, args)))
+        status = _guarded(switches, lambda: configured.append(_configure_plugins(sub, switches)))
         if not configured:
             return status
-        args, extra = parser.parse_known_args(argv)
-        args._host = configured[0]
+        host = configured[0]
+    args, extra = parser.parse_known_args(argv)
+    if host is not None:
+        args._host = host
     if extra:  # reported with the usage of the command they were given to
         parser.commands.get(getattr(args, "command", None), parser).error(
             f"unrecognized arguments: {' '.join(extra)}")
@@ -150,6 +153,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     return _guarded(args, lambda: args._execute(args))
+
+
+def _plugin_switches(argv: Sequence[str]) -> argparse.Namespace:
+    """The switches that decide which plugins load, read before the full parse (whose
+    arguments depend on the plugins); everything else is left for that parse."""
+    pre = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    pre.add_argument("--debug", action="store_true")
+    pre.add_argument("--disable-plugin", action="append", default=[])
+    pre.add_argument("--no-plugin-autoload", action="store_true")
+    pre.add_argument("--plugins-dir", action="append", default=[])
+    args, _ = pre.parse_known_args(argv)
+    args.command = command_word(argv)
+    return args
 
 
 def _configure_plugins(sub: Any, args: argparse.Namespace) -> Any:
