@@ -49,7 +49,7 @@ def test_test_metric_gets_every_kind_of_flag(files):
     assert out.returncode == 0, out.stderr
     (obj,) = json.loads(out.stdout)
     assert obj["signature"] == "nrefs:1|scale:1.0|offset:2|case:lc|label:hi"
-    assert obj["score"] == 1.0 * (6 + 3 + 4 + 3 * 2) / (6 + 4 + 3 + 3 * 2)
+    assert obj["score"] == 1.0 * (6 + 3 + 5 + 3 * 2) / (6 + 4 + 3 + 3 * 2)  # words + offset
 
 
 def test_flags_not_given_leave_the_metric_defaults(files):
