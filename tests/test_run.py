@@ -109,8 +109,8 @@ def test_stats_are_shared_between_metrics_with_the_same_tokens(workdir):
     cells = {(r["system"], r["metric"]): r["segments"] for r in record["results"]}
     # sacrebleu, sacrebleu-eff and chen-cherry-2 count the same 13a n-grams: one cell
     assert cells[("Strong", "sacrebleu")] == cells[("Strong", "chen-cherry-2")]
-    # BLEU: (clipped floor 0, floor 1) x systems; chrF and chrF++: one cell each per system
-    assert len(record["segments"]["cells"]) == 2 * 3 + 2 * 3
+    # BLEU: (clipped floor 0, floor 1) x systems; chrF: one cell per system
+    assert len(record["segments"]["cells"]) == 2 * 3 + 3
 
 
 def test_jobs_give_identical_results_and_progress_is_reported(workdir):
@@ -154,7 +154,7 @@ def test_cli_run_prints_the_table_and_stores_a_version(workdir, capsys):
     assert main(["run", "configs/wmt.yaml", "--quiet"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    assert out.splitlines()[2].split() == ["en-de"] * 8  # chrfpp has two levels
+    assert out.splitlines()[2].split() == ["en-de"] * 6  # 5 BLEU columns and chrf
     assert "Strong" in out and "Signatures:" in out
     stored = open_run("wmt", workdir / "runs")
     assert stored.record["command"]["argv"] == ["evalfw", "run", "configs/wmt.yaml"]
