@@ -6,7 +6,7 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
   :func:`sentence_bleu`, :func:`sentence_scores` -- BLEU;
 - :func:`run` -- run a config and return its record;
 - :data:`hookimpl` and the contracts a plugin implements: :class:`Metric` (with
-  :class:`Score`), :class:`Tokenizer`, the BLEU components (:class:`NgramCounter`,
+  :class:`Score` and :class:`MetricFlag`), :class:`Tokenizer`, the BLEU components (:class:`NgramCounter`,
   :class:`BrevityPenalty`, :class:`Smoother` with :class:`Counts` and :class:`Smoothed`,
   :class:`Mean`, :class:`Preset`), :class:`Reporter`, :class:`Bucketer`, :class:`Executor`.
 """
@@ -30,6 +30,7 @@ _LAZY = {
     "PluginHost": "evalfw.host.host",
     "run": "evalfw.runner.run",
     "Metric": "evalfw.metrics.base",
+    "MetricFlag": "evalfw.metrics.flags",
     "Score": "evalfw.metrics.base",
     "SegmentLengths": "evalfw.metrics.base",
     "SegmentContext": "evalfw.metrics.base",

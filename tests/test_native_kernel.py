@@ -318,7 +318,7 @@ def test_a_record_counted_by_the_kernel_verifies_with_numpy(tmp_path, monkeypatc
     monkeypatch.setenv("EVALFW_NATIVE", "0")
     verdict = verify(str(stored.path))
     assert verdict.ok, verdict.problems
-    assert verdict.compared == 15
+    assert verdict.compared == 18  # 5 BLEU results and chrf, 3 systems
     assert any("code computing bleu: compiled kernel" in n and "numpy" in n
                for n in verdict.notes), verdict.notes
 

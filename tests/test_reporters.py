@@ -69,7 +69,7 @@ def test_csv_keeps_full_precision(host, record):
     assert len(rows) == len(record["results"])
     for row, res in zip(rows, record["results"]):
         assert float(row["score"]) == res["score"]
-        if res["level"] == "corpus":
+        if res["level"] == "corpus" and "precisions" in res:  # BLEU's (chrF has none)
             assert [float(p) for p in row["precisions"].split()] == res["precisions"]
             assert int(row["ref_len"]) == res["ref_len"]
 
@@ -81,10 +81,10 @@ def test_json_round_trips(host, record):
 
 def test_markdown_table_shape_and_escaping(host, record):
     lines = render(host, "markdown", awkward(record)).splitlines()
-    assert lines[1] == "|:---|" + "---:|" * 5
+    assert lines[1] == "|:---|" + "---:|" * 6  # 5 BLEU columns and chrf
     assert len(lines) == 2 + 3
     cells = [re.split(r"(?<!\\)\|", line)[1:-1] for line in lines]
-    assert all(len(c) == 6 for c in cells)
+    assert all(len(c) == 7 for c in cells)
     assert any(c[0].strip() == r"A_&_B\|100%" for c in cells)
     medium = next(c for c in cells if c[0].strip() == "Medium")
     assert medium[4].strip() == "-"  # the missing cell
@@ -92,14 +92,14 @@ def test_markdown_table_shape_and_escaping(host, record):
 
 def test_latex_is_booktabs_and_escaped(host, record):
     text = render(host, "latex", awkward(record))
-    assert text.startswith("\\begin{table}[t]\n\\centering\n\\begin{tabular}{lrrrrr}\n"
+    assert text.startswith("\\begin{table}[t]\n\\centering\n\\begin{tabular}{lrrrrrr}\n"
                            "\\toprule\n")
-    assert "\\multicolumn{5}{c}{en-de}" in text and "\\cmidrule(lr){2-6}" in text
+    assert "\\multicolumn{6}{c}{en-de}" in text and "\\cmidrule(lr){2-7}" in text
     assert "\\midrule" in text and "\\bottomrule\n\\end{tabular}\n\\caption{Results of " in text
     assert text.rstrip().endswith("}\n\\end{table}")
     assert r"A\_\&\_B|100\%" in text and r"x\{y\}\textasciitilde{}z" in text
     body = text.split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
-    assert all(len(re.findall(r"(?<!\\)&", line)) == 5 and line.endswith("\\\\")
+    assert all(len(re.findall(r"(?<!\\)&", line)) == 6 and line.endswith("\\\\")
                for line in body)
 
 
@@ -108,8 +108,8 @@ def test_latex_groups_columns_by_test_set(host, record):
     extra = [dict(r, test_set="de-en") for r in rec["results"] if r["metric"] == "sacrebleu"]
     rec["results"] += extra
     text = render(host, "latex", rec)
-    assert "\\multicolumn{5}{c}{en-de} & \\multicolumn{1}{c}{de-en}" in text
-    assert "\\cmidrule(lr){2-6} \\cmidrule(lr){7-7}" in text
+    assert "\\multicolumn{6}{c}{en-de} & \\multicolumn{1}{c}{de-en}" in text
+    assert "\\cmidrule(lr){2-7} \\cmidrule(lr){8-8}" in text
 
 
 @pytest.mark.parametrize("name", FORMATS)

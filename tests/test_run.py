@@ -55,7 +55,8 @@ def test_sample_scores_equal_sacrebleu_and_record_is_complete(workdir):
         assert got["counts"] == want.counts and got["totals"] == want.totals
         assert got["precisions"] == want.precisions and got["bp"] == want.bp
         assert (got["hyp_len"], got["ref_len"]) == (want.sys_len, want.ref_len)
-        sent = [r for r in record["results"] if r["system"] == system and r["level"] == "sentence"]
+        sent = [r for r in record["results"] if r["system"] == system
+                and r["level"] == "sentence" and r["metric"] == "sacrebleu-eff"]
         (row,) = sent
         scores = load_segments(outcome.path, record)[row["sentence_scores"]]
         bleu = sacrebleu.BLEU(effective_order=True)
@@ -108,7 +109,8 @@ def test_stats_are_shared_between_metrics_with_the_same_tokens(workdir):
     cells = {(r["system"], r["metric"]): r["segments"] for r in record["results"]}
     # sacrebleu, sacrebleu-eff and chen-cherry-2 count the same 13a n-grams: one cell
     assert cells[("Strong", "sacrebleu")] == cells[("Strong", "chen-cherry-2")]
-    assert len(record["segments"]["cells"]) == 2 * 3  # (clipped floor 0, floor 1) x systems
+    # BLEU: (clipped floor 0, floor 1) x systems; chrF: one cell per system
+    assert len(record["segments"]["cells"]) == 2 * 3 + 3
 
 
 def test_jobs_give_identical_results_and_progress_is_reported(workdir):
@@ -152,7 +154,7 @@ def test_cli_run_prints_the_table_and_stores_a_version(workdir, capsys):
     assert main(["run", "configs/wmt.yaml", "--quiet"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    assert out.splitlines()[2].split() == ["en-de"] * 5
+    assert out.splitlines()[2].split() == ["en-de"] * 6  # 5 BLEU columns and chrf
     assert "Strong" in out and "Signatures:" in out
     stored = open_run("wmt", workdir / "runs")
     assert stored.record["command"]["argv"] == ["evalfw", "run", "configs/wmt.yaml"]

@@ -11,6 +11,11 @@ What has to match (sacreBLEU 2.6.0's `significance.py`, as run and read):
 - bootstrap sums in float32 (accumulated segment by segment) and the metric's formula on those
   float32 values (``Metric.sacrebleu_float32_score``); AR sums in exact integers (float64 for
   floating-point statistics) scored on the normal path, full-corpus scores by ``Metric.score``;
+- the resampled scores keep the type the formula gives them: BLEU's are Python floats, chrF's
+  numpy float32 scalars (a Python ``0.0`` among them makes the array float64, as in sacreBLEU).
+  Means, half-widths, differences and p-value comparisons then run in that dtype, as
+  sacreBLEU's do (a float32 array's mean is a float32 pairwise sum; comparing it with a Python
+  float casts the float to float32);
 - interval: sorted scores, half-width from order statistics n//40 and n-n//40-1; the mean is
   ``statistics.mean`` for a single system and ``numpy.mean`` of the sorted scores in paired tests;
 - p-values: (#{t > observed} + 1) / (n + 1), bootstrap differences centred on their mean.
@@ -22,7 +27,7 @@ import os
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -100,24 +105,38 @@ def _f32_sums(systems: Sequence[rs.Columns], idx: np.ndarray) -> list[np.ndarray
     return rs.split(acc, len(systems))
 
 
-def bootstrap_scores(metric: Metric, systems: Sequence[rs.Columns], n: int,
-                     seed: int | None) -> list[np.ndarray]:
-    """sacreBLEU's bootstrap scores (in sample order) of several systems on shared indices."""
+def _raw_bootstrap_scores(metric: Metric, systems: Sequence[rs.Columns], n: int,
+                          seed: int | None) -> list[list[Any]]:
+    """Each system's resampled scores as the formula returns them (Python floats or numpy
+    float32 scalars), in sample order, on shared indices."""
     rng = np.random.default_rng(seed)
     segments = systems[0].segments
-    out: list[list[float]] = [[] for _ in systems]
+    out: list[list[Any]] = [[] for _ in systems]
     for idx in rs.index_blocks(rng, segments, n):
         for k, sums in enumerate(_f32_sums(systems, idx)):
             out[k].extend(metric.sacrebleu_float32_score(row) for row in sums)
-    return [np.asarray(o, dtype=np.float64) for o in out]
+    return out
+
+
+def bootstrap_scores(metric: Metric, systems: Sequence[rs.Columns], n: int,
+                     seed: int | None) -> list[np.ndarray]:
+    """sacreBLEU's bootstrap scores (in sample order) of several systems on shared indices,
+    each an array of the dtype sacreBLEU's ``np.array`` of them has."""
+    return [np.array(raw) for raw in _raw_bootstrap_scores(metric, systems, n, seed)]
 
 
 def interval(scores: np.ndarray) -> tuple[float, float, float]:
-    """(lower, upper, half-width) from sacreBLEU's order statistics."""
+    """(lower, upper, half-width) from sacreBLEU's order statistics, the half-width computed
+    in the scores' dtype."""
     ordered = np.sort(scores)
     lo = len(ordered) // 40
-    lower, upper = float(ordered[lo]), float(ordered[len(ordered) - lo - 1])
-    return lower, upper, 0.5 * (upper - lower)
+    lower, upper = ordered[lo], ordered[len(ordered) - lo - 1]
+    return float(lower), float(upper), float(0.5 * (upper - lower))
+
+
+def _paired_mean(scores: np.ndarray) -> float:
+    """``estimate_ci``'s mean: numpy's mean of the sorted scores, in their dtype."""
+    return float(np.sort(scores).mean())
 
 
 def corpus_value(metric: Metric, cols: rs.Columns) -> float:
@@ -129,9 +148,17 @@ def confidence(metric: Metric, cols: rs.Columns, n: int = 1000, seed: SacreSeed 
     """``--confidence`` (or, ``paired=True``, the baseline row of ``--paired-bs``)."""
     check_metric(metric)
     seed = seed or read_seed()
-    scores = bootstrap_scores(metric, [cols], n, seed.value)[0]
-    lower, upper, half = interval(scores)
-    mean = float(np.sort(scores).mean()) if paired else statistics.mean(sorted(scores.tolist()))
+    raw = _raw_bootstrap_scores(metric, [cols], n, seed.value)[0]
+    if paired:
+        scores = np.array(raw)
+        lower, upper, half = interval(scores)
+        mean = _paired_mean(scores)
+    else:  # ``Score.estimate_ci``: sorted Python list, statistics.mean of the raw values
+        ordered = sorted(raw)
+        lo = len(ordered) // 40
+        low, up = ordered[lo], ordered[len(ordered) - lo - 1]
+        lower, upper, half = float(low), float(up), float(0.5 * (up - low))
+        mean = float(statistics.mean(ordered))
     return ConfidenceResult(system, corpus_value(metric, cols), mean, half, lower, upper, n,
                             0.95, seed.value, "sacrebleu")
 
@@ -151,7 +178,7 @@ def paired_bootstrap(metric: Metric, baseline: tuple[str, rs.Columns],
     bl_scores = everything[0] if everything else \
         bootstrap_scores(metric, [bl_cols], n, seed.value)[0]
     lower, upper, half = interval(bl_scores)
-    bl_conf = ConfidenceResult(bl_name, bl_score, float(np.sort(bl_scores).mean()), half, lower,
+    bl_conf = ConfidenceResult(bl_name, bl_score, _paired_mean(bl_scores), half, lower,
                                upper, n, 0.95, seed.value, "sacrebleu")
     results = []
     for k, (name, cols) in enumerate(systems):
@@ -162,11 +189,12 @@ def paired_bootstrap(metric: Metric, baseline: tuple[str, rs.Columns],
         score = corpus_value(metric, cols)
         diffs = np.abs(sys_s - base_s)
         centred = diffs - diffs.mean()
+        # a Python float against a float32 array is compared in float32, as in sacreBLEU
         p = (int(np.sum(centred > abs(bl_score - score))) + 1) / (n + 1)
         lo, up, ci = interval(sys_s)
         results.append(ComparisonResult(
             name, bl_name, "bootstrap", "sacrebleu", n, seed.paired_value, score, bl_score,
-            score - bl_score, p, mean=float(np.sort(sys_s).mean()), ci=ci, lower=lo, upper=up,
+            score - bl_score, p, mean=_paired_mean(sys_s), ci=ci, lower=lo, upper=up,
             wins=float(np.mean(sys_s > base_s))))
     return bl_conf, results
 

@@ -102,7 +102,9 @@ def run(args: argparse.Namespace, metrics: list[Metric],
     out = (_paired if args.paired_bs or args.paired_ar else _confidence)(args, metrics, named,
                                                                          nrefs)
     if args.format == "json":
-        write_json(out)
+        from evalfw.cli._score_inputs import recorded
+
+        write_json([{**obj, **recorded(args)} for obj in out])
     return 0
 
 

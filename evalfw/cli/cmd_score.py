@@ -11,15 +11,20 @@ from evalfw.limits import LIMITS
 
 HELP = "score hypothesis files against reference files (like the sacrebleu command)"
 EPILOG = """examples:
-  evalfw score -r ref.A.txt ref.B.txt -i sys1.txt sys2.txt
-  cat hyp.txt | evalfw score -r ref.txt --tokenize zh
+  evalfw score ref.A.txt ref.B.txt -i sys1.txt sys2.txt
+  evalfw score -r ref.txt -i hyp.txt -m bleu chrf ter
+  evalfw score -r ref.txt -i hyp.txt -m chrf --chrf-word-order 2        # chrF++
+  cat hyp.txt | evalfw score -r ref.txt -l en-zh                        # BLEU tokenizer zh
+  evalfw score -t wmt22 -l en-de -i hyp.txt                             # sacreBLEU's cache
+  evalfw score -t wmt22 -l en-de --echo src
   evalfw score -r ref.txt -i hyp.txt --preset nltk --format json
   evalfw score -r ref.txt -i hyp.txt --smooth add-k --smooth-value 2 --max-order 3
   evalfw score -r ref.txt -i hyp.txt --sentence-level
   evalfw score -r ref.txt -i hyp.txt -m bleu my-metric --plugins-dir plugins/local
 
-With the sacrebleu preset (the default) the text line is byte-identical to sacreBLEU's. The
-BLEU options (--preset, --tokenize, --smooth, ...) apply to the bleu metric.
+With the sacrebleu preset (the default) the text lines are byte-identical to sacreBLEU's. Each
+metric's flags (BLEU's --tokenize, --smooth, ...; chrF's --chrf-*) apply to that metric and
+come from the metric itself, so a plugin metric brings its own.
 """
 
 
@@ -27,21 +32,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.list_components = ("metric", "preset", "tokenizer", "smoothing")  # type: ignore[attr-defined]
     p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="NAME",
                    help="metrics to compute (default: bleu; names listed below)")
-    p.add_argument("-r", "--references", nargs="+", required=True, metavar="REF",
-                   help="reference files, one segment per line (one stream per file)")
+    from evalfw.cli import _score_inputs
+
+    _score_inputs.add_arguments(p)  # REF ..., -r, -t, -l, --echo
     p.add_argument("-i", "--input", nargs="+", metavar="HYP",
                    help="hypothesis files (default: read one system from standard input)")
-    p.add_argument("--preset", default=None, help="component bundle (default: sacrebleu)")
-    p.add_argument("-tok", "--tokenize", default=None, help="tokenizer (names listed below)")
-    p.add_argument("-s", "--smooth", default=None, help="smoothing (names listed below)")
-    p.add_argument("-sv", "--smooth-value", type=float, default=None,
-                   help="value for smoothing methods that take one (floor, add-k)")
-    p.add_argument("-lc", "--lowercase", action="store_true", help="case-insensitive BLEU")
-    p.add_argument("--max-order", type=LIMITS["max_order"].argtype(), default=None, help="maximum n-gram order (default 4)")
-    p.add_argument("--weights", default=None,
-                   help="n-gram weights, comma-separated; several tuples separated by ';'")
-    p.add_argument("-e", "--effective-order", action="store_true",
-                   help="average only over n-gram orders the hypothesis has")
     p.add_argument("-sl", "--sentence-level", action="store_true",
                    help="score every segment (forces effective order for the sacrebleu preset)")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text")
@@ -63,46 +58,46 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_arguments(p)  # --confidence, --paired-bs, --paired-ar, --seed (sacreBLEU's flags)
 
 
-def _weights(text: str | None) -> Any:
-    if text is None:
-        return None
-    from evalfw.errors import ConfigError
+def configure_plugins(p: argparse.ArgumentParser, host: Any) -> None:
+    """Each registered metric's own flags (``Metric.cli_flags``)."""
+    from evalfw.cli._metric_flags import add_metric_flags
 
-    try:
-        return [[float(x) for x in part.split(",")] for part in text.split(";") if part.strip()]
-    except ValueError as exc:
-        raise ConfigError(f"--weights: expected numbers like 0.25,0.25,0.25,0.25 ({exc})") from exc
-
-
-def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
-    for key, value in (("preset", args.preset), ("tokenizer", args.tokenize),
-                       ("smoothing", args.smooth), ("smooth_value", args.smooth_value),
-                       ("max_order", args.max_order), ("weights", _weights(args.weights))):
-        if value is not None:
-            opts[key] = value
-    if args.lowercase:
-        opts["lowercase"] = True
-    if args.effective_order:
-        opts["effective_order"] = True
-    return opts
+    add_metric_flags(p, host)
 
 
 def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
-    """The ``-m`` metrics, each once; BLEU takes its options from the BLEU flags."""
-    from evalfw.errors import ConfigError
+    """The ``-m`` metrics, each once, with the options their flags give."""
+    from evalfw.cli import _score_inputs as inputs
+    from evalfw.cli._metric_flags import metric_options, warn_unused
+    from evalfw.errors import ConfigError, PluginError
 
     registry = host.registry("metric")
+    names = list(dict.fromkeys(args.metrics))
     out = []
-    for name in dict.fromkeys(args.metrics):
+    for name in names:
         cls = registry.get(name)
-        if name == "bleu":
-            opts = options_from_args(args)
+        opts = metric_options(args, host, name)
+        chosen = None
+        if name == "bleu":  # sacreBLEU's command-line habits for BLEU
             if args.sentence_level and (opts.get("preset") or "sacrebleu") == "sacrebleu":
-                opts["effective_order"] = True  # as sacreBLEU's CLI does
+                opts["effective_order"] = True
+            if "tokenizer" in opts:
+                warning = inputs.tokenizer_warning(args, str(opts["tokenizer"]))
+                if warning:
+                    sys.stderr.write(f"evalfw: warning: {warning}\n")
+            else:
+                chosen = inputs.default_tokenizer(args)
+                if chosen is not None:
+                    opts["tokenizer"] = chosen
+        try:
             out.append(cls.create(opts, host=host))
-        else:
-            out.append(cls.create({}, host=host))
+        except PluginError as exc:
+            if chosen is None:
+                raise
+            raise PluginError(f"-l {args.language_pair} chooses BLEU's tokenizer {chosen} as "
+                              f"sacreBLEU does, and {exc}; or pick another with --tokenize"
+                              ) from None
+    warn_unused(args, host, names)
     if len(out) > 1 and args.sentence_level:
         raise ConfigError("--sentence-level scores one metric at a time; give one -m metric")
     return out
@@ -112,10 +107,15 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.cli._options import host_for
     from evalfw.io.text import check_same_length, read_segments
 
+    from evalfw.cli import _score_inputs as inputs
+
+    if args.echo:
+        return inputs.echo(args)
     host = host_for(args)
     metrics = build_metrics(args, host)
+    references = inputs.reference_paths(args)
     # names exactly as given on the command line, as sacreBLEU prints them
-    if [*args.references, *(args.input or [])].count("-") > 1:
+    if [*references, *(args.input or [])].count("-") > 1:
         from evalfw.errors import ConfigError
 
         raise ConfigError("- (standard input) is given more than once; one file at most can "
@@ -126,7 +126,7 @@ def execute(args: argparse.Namespace) -> int:
             return _read_stdin(tokenized)
         return read_segments(path, shown=path, check_tokenized=tokenized)
 
-    refs = [read(r) for r in args.references]
+    refs = [read(r) for r in references]
     if args.input:
         dupes = sorted({h for h in args.input if args.input.count(h) > 1})
         if dupes:
@@ -213,7 +213,9 @@ def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any
     as in the paired tests' output)."""
     from evalfw.cli._score_significance import signature, width
 
-    obj = {**res.to_json(), "name": name, "metric": res.name}
+    from evalfw.cli._score_inputs import recorded
+
+    obj = {**res.to_json(), "name": name, "metric": res.name, **recorded(args)}
     if segment is not None:
         obj["segment"] = segment + 1
     out.append(obj)
@@ -221,4 +223,4 @@ def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any
                       score_only=args.score_only)
 
 
-__all__ = ["build_metrics", "configure", "EPILOG", "execute", "HELP", "options_from_args"]
+__all__ = ["build_metrics", "configure", "configure_plugins", "EPILOG", "execute", "HELP"]

@@ -33,6 +33,8 @@ COMMANDS = (
 class _Parser(argparse.ArgumentParser):
     #: component kinds whose registered names ``--help`` lists (set by a command's configure)
     list_components: tuple[str, ...] = ()
+    #: a command's ``configure_plugins(parser, host)``: arguments derived from the plugins
+    configure_plugins: Any = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # no abbreviations: sacreBLEU habits such as ``-l en-de`` or ``-t wmt22`` must never be
@@ -42,6 +44,12 @@ class _Parser(argparse.ArgumentParser):
         self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def format_help(self) -> str:
+        if self.configure_plugins is not None:
+            # flags that plugins' components declare (a metric's --<name>-* flags); for help
+            # they come from a host with the default plugins
+            from evalfw.host.host import PluginHost
+
+            self.configure_plugins(self, PluginHost.create())
         text = super().format_help()
         if self.list_components:
             # Names come from the registries, so plugins' components show up too; the host is
@@ -115,6 +123,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                        help="show tracebacks for errors")
         module.configure(p)
         p.set_defaults(_execute=module.execute)
+        p.configure_plugins = getattr(module, "configure_plugins", None)
         parser.commands[name] = p
     return parser
 
@@ -123,15 +132,54 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit status (argparse's own usage errors exit 2)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(command_word(argv))
+    sub = parser.commands.get(command_word(argv) or "")
+    host = None
+    if sub is not None and sub.configure_plugins is not None:
+        # The command's arguments depend on the loaded plugins (a metric's flags): build its
+        # host from the plugin switches alone, add those arguments, then parse everything.
+        switches = _plugin_switches(argv)
+        configured: list[Any] = []
+        status = _guarded(switches, lambda: configured.append(_configure_plugins(sub, switches)))
+        if not configured:
+            return status
+        host = configured[0]
     args, extra = parser.parse_known_args(argv)
+    if host is not None:
+        args._host = host
     if extra:  # reported with the usage of the command they were given to
         parser.commands.get(getattr(args, "command", None), parser).error(
             f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_execute", None):
         parser.print_help()
         return 2
+    return _guarded(args, lambda: args._execute(args))
+
+
+def _plugin_switches(argv: Sequence[str]) -> argparse.Namespace:
+    """The switches that decide which plugins load, read before the full parse (whose
+    arguments depend on the plugins); everything else is left for that parse."""
+    pre = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    pre.add_argument("--debug", action="store_true")
+    pre.add_argument("--disable-plugin", action="append", default=[])
+    pre.add_argument("--no-plugin-autoload", action="store_true")
+    pre.add_argument("--plugins-dir", action="append", default=[])
+    args, _ = pre.parse_known_args(argv)
+    args.command = command_word(argv)
+    return args
+
+
+def _configure_plugins(sub: Any, args: argparse.Namespace) -> Any:
+    from evalfw.cli._options import host_for
+
+    host = host_for(args)
+    sub.configure_plugins(sub, host)
+    return host
+
+
+def _guarded(args: argparse.Namespace, action: Any) -> int:
+    """Run ``action``; user errors become one ``evalfw: error:`` line and their exit status."""
     try:
-        return int(args._execute(args) or 0)
+        return int(action() or 0)
     except EvalfwError as exc:
         if args.debug:
             raise

@@ -35,6 +35,7 @@ from evalfw.plugin.component import Component
 if TYPE_CHECKING:
     import numpy as np
 
+    from evalfw.metrics.flags import MetricFlag
     from evalfw.plugin.component import Components
     from evalfw.plugin.options import OptionChecker
 
@@ -108,7 +109,8 @@ class Metric(Component):
     Class attributes: ``name``, ``version`` (bump when a number could change),
     ``options_schema`` (JSON Schema of the options, merged into ``evalfw schema``),
     ``higher_is_better`` (False flips "better"/"worse", significance markers and regression
-    checks) and ``score_scale`` (what a perfect score is: 100 or 1; tables pick decimals by it).
+    checks), ``score_scale`` (what a perfect score is: 100 or 1; tables pick decimals by it)
+    and ``cli_flags`` (options ``evalfw score`` offers as flags, see :mod:`evalfw.metrics.flags`).
     """
 
     kind = "metric"
@@ -120,6 +122,7 @@ class Metric(Component):
     reads_last_row: bool = False
     #: True when ``segment_statistics`` takes a third argument, the :class:`SegmentContext`
     wants_context: ClassVar[bool] = False
+    cli_flags: ClassVar[tuple[MetricFlag, ...]] = ()
 
     # ------------------------------------------------------------------ construction
 
@@ -250,9 +253,11 @@ class Metric(Component):
         significance tests in ``sacrebleu`` mode give sacreBLEU's numbers."""
         return False
 
-    def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
+    def sacrebleu_float32_score(self, sums: np.ndarray) -> Any:
         """The score sacreBLEU computes for one bootstrap resample: its float32 column sums
-        through the metric's formula, every operation in float32 (numpy >= 2)."""
+        through the metric's formula, every operation in float32 (numpy >= 2). Return it in
+        the type sacreBLEU's formula gives (a Python float, or a numpy float32 scalar):
+        sacreBLEU's means and p-values are computed in that type."""
         raise NotImplementedError(f"metric '{self.name}' does not reproduce sacreBLEU's "
                                   "bootstrap arithmetic")
 

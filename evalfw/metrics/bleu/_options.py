@@ -61,6 +61,14 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 }
 
 
+def parse_weights(text: str) -> list[list[float]]:
+    """``--weights``: comma-separated numbers, several tuples separated by ``;``."""
+    try:
+        return [[float(x) for x in part.split(",")] for part in text.split(";") if part.strip()]
+    except ValueError:
+        raise ValueError(f"expected numbers like 0.25,0.25,0.25,0.25, got {text!r}") from None
+
+
 def check_components(options: Mapping[str, Any], host: Components,
                      checker: OptionChecker) -> None:
     """Every component a BLEU metric entry names exists, and its options fit its schema."""
@@ -95,4 +103,4 @@ def config_schema(host: Components) -> dict[str, Any]:
     return schema
 
 
-__all__ = ["OPTIONS_SCHEMA", "check_components", "config_schema"]
+__all__ = ["OPTIONS_SCHEMA", "check_components", "config_schema", "parse_weights"]

@@ -22,9 +22,11 @@ from evalfw.metrics.base import Metric, SegmentLengths
 from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu import _rows as fast
 from evalfw.metrics.bleu.components import Counts
-from evalfw.metrics.bleu._options import OPTIONS_SCHEMA, check_components, config_schema
+from evalfw.metrics.bleu._options import (OPTIONS_SCHEMA, check_components, config_schema,
+                                          parse_weights)
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
+from evalfw.metrics.flags import MetricFlag
 from evalfw.plugin.component import declares
 
 if TYPE_CHECKING:
@@ -43,6 +45,21 @@ class Bleu(Metric):
     version = "1"
     description = "BLEU from pluggable components: presets sacrebleu (default), nltk, ..."
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
+    # sacreBLEU's unprefixed BLEU flags (plus evalfw's --preset, --max-order, --weights)
+    cli_flags: ClassVar[tuple[MetricFlag, ...]] = (
+        MetricFlag("preset", flag="preset", help="component bundle (default: sacrebleu)"),
+        MetricFlag("tokenizer", flag="tokenize", short="-tok",
+                   help="tokenizer (names listed below)"),
+        MetricFlag("smoothing", flag="smooth", short="-s", help="smoothing (names listed below)"),
+        MetricFlag("smooth_value", flag="smooth-value", short="-sv",
+                   help="value for smoothing methods that take one (floor, add-k)"),
+        MetricFlag("lowercase", flag="lowercase", short="-lc", help="case-insensitive BLEU"),
+        MetricFlag("max_order", flag="max-order", help="maximum n-gram order (default 4)"),
+        MetricFlag("weights", flag="weights", type=parse_weights,
+                   help="n-gram weights, comma-separated; several tuples separated by ';'"),
+        MetricFlag("effective_order", flag="effective-order", short="-e",
+                   help="average only over n-gram orders the hypothesis has"),
+    )
 
     def __init__(self, spec: BleuSpec) -> None:
         # Built by create(): the options were checked while resolving the spec.

@@ -7,9 +7,14 @@ from typing import Any
 
 
 def verbose_text(percent_precisions: tuple[float, ...] | list[float], bp: float, ratio: float,
-                 hyp_len: int, ref_len: int) -> str:
-    """sacreBLEU's verbose part: ``82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 ...)``."""
-    prec = "/".join(f"{p:.1f}" for p in percent_precisions)
+                 hyp_len: int, ref_len: int, scale: float = 100) -> str:
+    """sacreBLEU's verbose part: ``82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 ...)``; for a
+    0-1 score (``scale`` 1) the precisions are on the 0-1 scale too (``0.8235/0.5000/...``),
+    so a line never mixes scales."""
+    if scale == 1:
+        prec = "/".join(f"{p / 100:.4f}" for p in percent_precisions)
+    else:
+        prec = "/".join(f"{p:.1f}" for p in percent_precisions)
     return (f"{prec} (BP = {bp:.3f} ratio = {ratio:.3f} "
             f"hyp_len = {hyp_len:d} ref_len = {ref_len:d})")
 
@@ -53,7 +58,7 @@ class BleuScore:
 
     def verbose(self) -> str:
         return verbose_text(self.percent_precisions(), self.bp, self.ratio, self.hyp_len,
-                            self.ref_len)
+                            self.ref_len, self.score_scale)
 
     def format(self, width: int = 2, signature: str | None = None, score_only: bool = False) -> str:
         """sacreBLEU's text form: ``BLEU|<sig> = 48.53 82.4/50.0/... (BP = ...)``."""

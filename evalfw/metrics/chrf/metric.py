@@ -21,6 +21,7 @@ from evalfw.limits import LIMITS
 from evalfw.metrics.base import Metric, SegmentLengths
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.result import ChrfScore, sacrebleu_signature
+from evalfw.metrics.flags import MetricFlag
 from evalfw.version import __version__
 
 if TYPE_CHECKING:
@@ -68,6 +69,12 @@ class Chrf(Metric):
     version = "1"
     description = "chrF / chrF++ (character and word n-gram F-score), sacreBLEU 2.6.0 exact"
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
+    # sacreBLEU's flags: --chrf-char-order/-cc, --chrf-word-order/-cw, --chrf-beta (an
+    # integer there, so the printed name stays chrF2), --chrf-whitespace, ...
+    cli_flags: ClassVar[tuple[MetricFlag, ...]] = (
+        MetricFlag("char_order", short="-cc"), MetricFlag("word_order", short="-cw"),
+        MetricFlag("beta", type=int), MetricFlag("whitespace"), MetricFlag("lowercase"),
+        MetricFlag("eps_smoothing"))
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -155,12 +162,14 @@ class Chrf(Metric):
     def sacrebleu_resampling(self) -> bool:
         return True
 
-    def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
+    def sacrebleu_float32_score(self, sums: np.ndarray) -> Any:
         # sacreBLEU scores a resample from its float32 column sums; numpy float32 scalars
-        # through the scalar formula reproduce its float32 arithmetic step by step.
+        # through the scalar formula reproduce its float32 arithmetic step by step. The
+        # result stays a float32 scalar (or Python 0.0), as sacreBLEU's, because its means
+        # and p-values are computed in that dtype.
         import numpy as np
         row = np.asarray(sums, dtype=np.float32)
-        return float(core.f_score([row[j] for j in range(len(row))], self.config))
+        return core.f_score([row[j] for j in range(len(row))], self.config)
 
     def lengths(self, statistics: np.ndarray) -> SegmentLengths:
         """Unigram counts: characters (without whitespace unless ``whitespace``), or words
