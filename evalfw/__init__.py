@@ -13,13 +13,12 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 
 from __future__ import annotations
 
-from typing import Any
-
-from evalfw.version import __version__
-
-# Nothing is imported eagerly (not even pluggy): ``import evalfw`` and the command line's
-# start-up stay instant, and the package sets nothing in the user's process.
+# Nothing is imported eagerly (not even ``typing``, or pluggy): ``import evalfw`` and the command
+# line's start-up stay instant (the console entry point catches Ctrl-C from its first
+# instruction, and importing this package comes before it), and the package sets nothing in the
+# user's process.
 _LAZY = {
+    "__version__": "evalfw.version",
     "hookimpl": "evalfw.plugin",
     "metric": "evalfw.api",
     "corpus_score": "evalfw.api",
@@ -49,10 +48,10 @@ _LAZY = {
     "Executor": "evalfw.executors.base",
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = [*_LAZY]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 

@@ -4,6 +4,8 @@ A test-only metric (``tests/support/flag_plugins/flagged.py``) exercises every k
 
 from __future__ import annotations
 
+import argparse
+
 import json
 
 import pytest
@@ -28,7 +30,14 @@ def test_flags_derive_from_name_and_schema():
                                             "description": "orders"},
                              "whitespace": {"type": "boolean"}}}
     f = resolve("chrf", schema, MetricFlag("char_order", short="-cc"))
-    assert f.names == ("-cc", "--chrf-char-order") and f.convert is int and not f.switch
+    assert f.names == ("-cc", "--chrf-char-order") and f.convert("7") == 7 and not f.switch
+    with pytest.raises(argparse.ArgumentTypeError, match="out of range"):
+        f.convert("-1")  # the limits table bounds char_order, so does its flag
+    bounded = {"properties": {"depth": {"type": "integer", "minimum": 2, "maximum": 5}}}
+    g = resolve("x", bounded, MetricFlag("depth"))
+    assert g.convert("5") == 5
+    with pytest.raises(argparse.ArgumentTypeError, match="between 2 and 5"):
+        g.convert("6")
     assert f.help == "orders (default: 6)"
     s = resolve("chrf", schema, MetricFlag("whitespace"))
     assert s.names == ("--chrf-whitespace",) and s.switch and s.convert is None
