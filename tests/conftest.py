@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-WMT22 = SHARED / "data" / "wmt22"
 
 
 @pytest.fixture
@@ -29,13 +23,3 @@ def session_host():
 def _scrub_env(monkeypatch):
     for var in ("EVALFW_DISABLE_PLUGINS", "EVALFW_DISABLE_PLUGIN_AUTOLOAD", "NO_COLOR"):
         monkeypatch.delenv(var, raising=False)
-
-
-def need_wmt22() -> Path:
-    if not WMT22.is_dir():
-        pytest.skip(f"WMT22 data not found at {WMT22} (../shared is absent in a user's clone; CI has it)")
-    return WMT22
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from evalfw.cli.main import main
-from tests.run_support import REPO
+from tests.support.runs import REPO
 
 SAMPLE = REPO / "configs" / "sample" / "en-de"
 REF, HYP = str(SAMPLE / "ref.A.txt"), str(SAMPLE / "sys" / "Weak.txt")

@@ -9,7 +9,14 @@ from evalfw.cli.main import main
 from evalfw.config.schema import BOUNDED, combined_schema, static_schema
 from evalfw.host.host import PluginHost
 from evalfw.limits import LIMITS
-from tests.cli.test_hostile_inputs import HYP, HYP2, REF, config_text, evalfw_cli, refused
+from tests.cli.test_hostile_inputs import (
+    HYP,
+    HYP2,
+    REF,
+    config_text,
+    evalfw_cli,
+    refused,
+)
 
 SCORE = ["score", "-r", REF, "-i", HYP]
 

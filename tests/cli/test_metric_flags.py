@@ -5,15 +5,15 @@ A test-only metric (``tests/support/flag_plugins/flagged.py``) exercises every k
 from __future__ import annotations
 
 import argparse
-
 import json
 
 import pytest
 
-from evalfw.metrics.flags import MetricFlag, metric_flags, resolve
 from evalfw.metrics.chrf.metric import Chrf
+from evalfw.metrics.flags import MetricFlag, metric_flags, resolve
+from tests.support.cli import SUPPORT, evalfw, sacrebleu, write
 
-from tests.cli.cli_support import SUPPORT, evalfw, sacrebleu, write
+pytestmark = pytest.mark.parity
 
 PLUGINS = str(SUPPORT / "flag_plugins")
 HYPS = ["the cat sat on the mat", "a dog barked", "It was not surprising ."]

@@ -9,7 +9,9 @@ import re
 import pytest
 
 from evalfw.cli.main import main
-from tests.run_support import REPO, run, workdir, write_config  # noqa: F401  (fixture)
+from tests.support.runs import REPO, run, workdir, write_config  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.wmt22
 
 
 def test_runs_on_other_data_differ_in_the_inputs_column(workdir, capsys):

@@ -11,7 +11,7 @@ import pytest
 from evalfw.cli.main import main
 from evalfw.records.load import versions
 from evalfw.records.prune import size_of
-from tests.run_support import run, workdir  # noqa: F401  (fixture)
+from tests.support.runs import run, workdir  # noqa: F401  (fixture)
 
 STAMPS = ["20240105T100000Z-001", "20240301T100000Z-001", "20250101T100000Z-001",
           "20250102T100000Z-001"]

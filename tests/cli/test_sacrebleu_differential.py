@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from tests.cli.cli_support import evalfw, sacrebleu, write
+from tests.support.cli import evalfw, sacrebleu, write
+
+pytestmark = pytest.mark.parity
 
 WORDS = ["the", "a", "cat", "dog", "sat", "on", "mat", "and", "ran", "away", "fast", "it",
          "was", "n't", "Über", "straße", "ça", "va", "!", ",", ".", "?", "(", ")", "'s",

@@ -8,7 +8,9 @@ import json
 
 import pytest
 
-from tests.cli.cli_support import evalfw, sacrebleu, write
+from tests.support.cli import evalfw, sacrebleu, write
+
+pytestmark = pytest.mark.parity
 
 SRC = ["Der Hund biss den Mann.", "Es war nicht überraschend."]
 REF_A = ["The dog bit the man.", "It was not surprising."]

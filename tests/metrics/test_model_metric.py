@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-import shutil
 import sys
 import tomllib
 from collections.abc import Iterator

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from evalfw.cli.main import main
-from tests.run_support import mini
+from tests.support.runs import mini
 
 
 @pytest.fixture

@@ -8,10 +8,17 @@ import copy
 
 import pytest
 
-from evalfw.reports._cells import BASELINE, BETTER, NOT, WORSE, Significance, significant
+from evalfw.reports._cells import (
+    BASELINE,
+    BETTER,
+    NOT,
+    WORSE,
+    Significance,
+    significant,
+)
 from evalfw.reports._html import render as html
 from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
-from tests.run_support import REPO, run, write_config
+from tests.support.runs import REPO, run, write_config
 
 CONFIG = """\
 schema_version: 1

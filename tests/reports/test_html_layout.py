@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reports.report_support import browser, measure_layout, wide_run
+from tests.support.reports import browser, measure_layout, wide_run
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WIDTHS = (420, 1024, 1400)
 

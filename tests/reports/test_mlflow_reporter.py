@@ -11,7 +11,7 @@ import pytest
 
 from evalfw.cli.main import main
 from evalfw.errors import PluginError
-from tests.run_support import REPO, run, write_config
+from tests.support.runs import REPO, run, write_config
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mlflow") is None,
                                 reason="MLflow is the optional extra evalfw[mlflow]; "

@@ -14,8 +14,9 @@ from sacrebleu.significance import PairedTest
 from evalfw.cli.main import main
 from evalfw.records.load import load_segments
 from evalfw.runner.verify import verify
+from tests.support.runs import REPO, run, workdir  # noqa: F401  (fixture)
 
-from tests.run_support import REPO, run, workdir  # noqa: F401  (fixture)
+pytestmark = pytest.mark.parity
 
 SAMPLE = REPO / "configs" / "sample" / "en-de"
 

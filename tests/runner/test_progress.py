@@ -8,7 +8,7 @@ import re
 
 from evalfw.cli.main import main
 from evalfw.runner.progress import BarProgress, LogProgress, Stages, for_stream
-from tests.run_support import run, workdir  # noqa: F401  (fixture)
+from tests.support.runs import run, workdir  # noqa: F401  (fixture)
 
 LINE = re.compile(r"^evalfw: \[(\d)/(\d)\] (\w+)(: .+)? in \d+\.\d s$")
 

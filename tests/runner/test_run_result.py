@@ -13,7 +13,7 @@ import pytest
 import evalfw
 from evalfw.errors import ConfigError
 from evalfw.runner.result import COLUMNS, RunResult
-from tests.run_support import workdir  # noqa: F401  (fixture)
+from tests.support.runs import workdir  # noqa: F401  (fixture)
 
 
 @pytest.fixture

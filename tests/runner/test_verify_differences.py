@@ -8,7 +8,7 @@ import json
 
 from evalfw.cli.main import main
 from evalfw.runner.verify import compare_significance
-from tests.run_support import run, workdir, write_config  # noqa: F401  (fixture)
+from tests.support.runs import run, workdir, write_config  # noqa: F401  (fixture)
 
 
 def comparison(system: str, method: str, p: float, bucket: str | None = None) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalfw.cli.main import main
-from tests.run_support import mini
+from tests.support.runs import mini
 
 PLUGIN = """\
 from pathlib import Path

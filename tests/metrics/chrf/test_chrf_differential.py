@@ -18,6 +18,8 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 from evalfw.compat import _chrf as compat
 from evalfw.metrics.chrf import core
 
+pytestmark = pytest.mark.parity
+
 PIECES = [
     "the", "The", "cat", "CAT", "ΣΑΣ", "σας", "Straße", "İstanbul", "naïve", "café", "cafe\u0301",
     "北京", "欢迎", "你好", "。", "，", "日本語", "です", "カタカナ", "한국어", "１２３", "😀", "👍🏽",

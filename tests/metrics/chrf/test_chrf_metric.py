@@ -11,6 +11,8 @@ from evalfw.errors import ConfigError, InputError
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.metric import Chrf
 
+pytestmark = pytest.mark.parity
+
 HYPS = ["The cat sat on the mat.", "Ein Hund!", "", "猫が座った。", "x"]
 REFS = [["The cat is on the mat.", "Ein Hund bellt.", "a", "猫は座った。", None],
         ["A cat sat on a mat!", None, "", "猫が座りました。", "x"]]

@@ -18,12 +18,13 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from tests.conftest import need_wmt22, read_lines
-
 from evalfw.analysis import sacrebleu_mode
 from evalfw.analysis.resampling import columns
 from evalfw.compat import _chrf as compat
 from evalfw.metrics.chrf.metric import Chrf
+from tests.support.shared_data import need_wmt22, read_lines
+
+pytestmark = [pytest.mark.wmt22, pytest.mark.parity]
 
 
 def _pairs(root: Path) -> list[str]:

@@ -1,0 +1,113 @@
+"""Bucketers (a pluggable component) and the bucketed analysis built on them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from evalfw.analysis import bucketed_analysis, confidence_intervals, paired_test  # noqa: E402
+from evalfw.analysis.bucketers import HypLength, RefLength, edge_labels  # noqa: E402
+from evalfw.analysis.bucketing import Bucketer
+from evalfw.analysis.buckets import assign  # noqa: E402
+from evalfw.errors import ConfigError, PluginError  # noqa: E402
+from evalfw.metrics.base import SegmentLengths  # noqa: E402
+from tests.support import significance as sup
+
+
+def _lengths(ref_len: list[int]) -> SegmentLengths:
+    return SegmentLengths(np.array(ref_len) + 1, np.array(ref_len))
+
+
+def test_registered_through_the_plugin_host():
+    reg = sup.host().registry("bucketer")
+    assert {"ref-length", "hyp-length"} <= set(reg.names())
+    bucketer = reg.create("ref-length", {"edges": [5, 15]})
+    assert isinstance(bucketer, RefLength) and bucketer.options["edges"] == [5, 15]
+    assert reg.create("ref-length", {}).options["edges"] == [10, 20, 30, 40, 50, 60]
+
+
+def test_ref_length_assignment_and_labels():
+    lengths = _lengths([0, 4, 5, 9, 10, 14, 15, 100])
+    index, labels = RefLength(edges=[5, 10, 15]).assign(lengths)
+    assert labels == ["<5", "5-9", "10-14", "15+"]
+    assert index.tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    index, _ = HypLength(edges=[5, 10, 15]).assign(lengths)
+    assert index.tolist() == [0, 1, 1, 2, 2, 3, 3, 3]
+    assert edge_labels([3, 4, 10]) == ["<3", "3", "4-9", "10+"]
+    absent = RefLength(edges=[5]).assign(
+        SegmentLengths(lengths.hypothesis, np.array([-1, 3, 7, 7, 7, 7, 7, 7])))[0]
+    assert absent.tolist()[:3] == [-1, 0, 1]
+
+
+@pytest.mark.parametrize("edges", [[10, 10], [20, 10], [], [0, 5]])
+def test_bad_edges_are_config_errors(edges):
+    with pytest.raises(ConfigError, match="edges"):
+        RefLength(edges=edges)
+
+
+def _three_systems(n: int = 400) -> dict[str, Any]:
+    """Statistics rows of the default BLEU metric (``sup.metric()``)."""
+    rng = np.random.default_rng(12)
+    return sup.rows(sup.metric(), {name: sup.random_stats(rng, n, quality=q, mean_len=18)
+                                   for name, q in (("base", 0.5), ("better", 0.6),
+                                                   ("same", 0.5))})
+
+
+def test_bucketed_analysis_default_mode():
+    systems = _three_systems()
+    metric = sup.metric()
+    bucketer = RefLength(edges=[12, 18, 24])
+    lengths = metric.lengths(systems["base"])
+    results = bucketed_analysis(systems, "base", metric, bucketer, lengths, n=200, seed=4)
+    assert [b.label for b in results] == ["<12", "12-17", "18-23", "24+"]
+    index, _ = assign(bucketer, lengths)
+    assert sum(b.segments for b in results) == int((index >= 0).sum()) == 400
+    for b, result in enumerate(results):
+        rows = np.flatnonzero(index == b)
+        subset = {k: v[rows] for k, v in systems.items()}
+        assert list(result.intervals) == confidence_intervals(subset, metric, 200, 4)
+        assert [c.p_value for c in result.comparisons] == \
+            [c.p_value for c in paired_test(subset, "base", metric, n=200, seed=4)]
+        assert {c.bucket for c in result.comparisons} == {result.label}
+        assert [c.system for c in result.comparisons] == ["better", "same"]
+    assert results[0].to_json()["comparisons"][0]["bucket"] == "<12"
+
+
+def test_bucketed_analysis_ar_sacrebleu_mode_and_empty_bucket():
+    systems = _three_systems(200)
+    metric = sup.metric()
+    results = bucketed_analysis(systems, "same", metric, RefLength(edges=[2, 500]),
+                                metric.lengths(systems["same"]), method="ar", n=100, seed="7",
+                                mode="sacrebleu")
+    assert results[0].segments == 0 and results[0].intervals == ()
+    assert results[2].segments == 0
+    middle = results[1]
+    assert middle.segments == 200 and len(middle.intervals) == 3
+    assert middle.intervals[0].system == "same" and middle.intervals[0].mode == "sacrebleu"
+    assert all(c.method == "ar" and c.mean is None for c in middle.comparisons)
+    whole = paired_test(systems, "same", metric, "ar", 100, seed="7", mode="sacrebleu")
+    assert [c.p_value for c in middle.comparisons] == [c.p_value for c in whole]
+
+
+class _Broken(Bucketer):
+    name = "broken"
+
+    def assign(self, lengths: Any) -> tuple[np.ndarray, list[str]]:
+        return np.zeros(len(lengths.reference) + 1, dtype=np.int64), ["all"]
+
+
+class _Raises(Bucketer):
+    name = "raises"
+
+    def assign(self, lengths: Any) -> tuple[np.ndarray, list[str]]:
+        raise KeyError("oops")
+
+
+@pytest.mark.parametrize("cls", [_Broken, _Raises])
+def test_misbehaving_bucketer_is_named(cls):
+    with pytest.raises(PluginError, match=f"bucketer '{cls.name}'"):
+        systems = _three_systems(30)
+        metric = sup.metric()
+        bucketed_analysis(systems, "base", metric, cls(), metric.lengths(systems["base"]), n=10)

@@ -1,0 +1,180 @@
+"""`evalfw compare RUN_A RUN_B`: paired tests across runs, exit status as a CI guard."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalfw.analysis import paired_analysis
+from evalfw.cli.main import main
+from evalfw.errors import EvalfwError, RegressionDetected
+from evalfw.records.load import open_run
+from evalfw.runner.compare import compare_runs, differences
+from tests.support.runs import REPO, run, write_config
+
+SAMPLE = REPO / "configs" / "sample" / "en-de"
+
+CONFIG = """\
+schema_version: 1
+experiment: cmp
+seed: 11
+output_dir: runs
+test_sets:
+  - name: t
+    langs: en-de
+    references: [ref.A.txt, ref.B.txt]
+    systems: {{Medium: Medium.txt, Strong: Strong.txt{extra_system}}}
+metrics:
+  - name: bleu
+  - name: nltk
+    preset: nltk
+    level: [corpus, sentence]
+{extra}
+"""
+
+
+def setup(tmp: Path, strong: list[str] | None = None, ref_b: list[str] | None = None,
+          extra: str = "", extra_system: str = "", name: str = "cmp.yaml") -> str:
+    """Write inputs (optionally a changed Strong output or reference B) and a config; run it."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    for f, lines in (("ref.A.txt", None), ("ref.B.txt", ref_b), ("Medium.txt", None),
+                     ("Strong.txt", strong), ("Weak.txt", None)):
+        src = SAMPLE / f if f.startswith("ref") else SAMPLE / "sys" / f
+        text = src.read_text("utf-8") if lines is None else "\n".join(lines) + "\n"
+        (tmp / f).write_text(text, encoding="utf-8")
+    cfg = write_config(tmp / name, CONFIG.format(extra=extra, extra_system=extra_system))
+    return str(run(str(cfg)).path)
+
+
+def lines(name: str) -> list[str]:
+    path = SAMPLE / name if name.startswith("ref") else SAMPLE / "sys" / name
+    return path.read_text("utf-8").split("\n")[:-1]
+
+
+def damaged(fraction: float, seed: int = 0) -> list[str]:
+    """Strong's output with a share of its lines cut to their first two words."""
+    rng = random.Random(seed)
+    return [" ".join(s.split()[:2]) if rng.random() < fraction else s for s in lines("Strong.txt")]
+
+
+def test_same_outputs_no_regression(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b")
+    assert main(["compare", a, b]) == 0
+    out = capsys.readouterr().out
+    assert "0 regression(s), 0 improvement(s)" in out and "no significant change" in out
+    assert main(["compare", a, b, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {(r["system"], r["metric"]) for r in data["comparisons"]} == \
+        {(s, m) for s in ("Medium", "Strong") for m in ("bleu", "nltk")}
+    assert all(r["delta"] == 0 and r["p_value"] == 1.0 for r in data["comparisons"])
+    assert data["seed"] == 11 and data["samples"] == 1000 and data["method"] == "bootstrap"
+
+
+def test_regression_exits_1_and_names_it(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.6))
+    assert main(["compare", a, b, "--metric", "bleu"]) == 1
+    captured = capsys.readouterr()
+    assert "regression" in captured.out
+    assert "evalfw: error: 1 significant regression(s)" in captured.err
+    assert "t/bleu/Strong" in captured.err
+    # the other direction is an improvement: exit 0
+    assert main(["compare", b, a, "--metric", "bleu", "-f", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    strong = next(r for r in data["comparisons"] if r["system"] == "Strong")
+    assert strong["verdict"] == "improvement" and data["regressions"] == 0
+    with pytest.raises(RegressionDetected):
+        from evalfw.cli.main import build_parser
+
+        args = build_parser().parse_args(["--debug", "compare", a, b])
+        args._execute(args)
+
+
+def test_p_values_equal_the_analysis_on_the_stored_statistics(tmp_path):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.1, seed=3))
+    run_a, run_b = open_run(a), open_run(b)
+    from evalfw.api import default_host
+
+    host = default_host()
+    result = compare_runs(run_a, run_b, host, metric="bleu", samples=500, seed=5)
+    row = next(r for r in result.rows if r["system"] == "Strong")
+
+    def stats(stored) -> np.ndarray:
+        arrays = stored.segments()
+        r = next(r for r in stored.record["results"] if (r["system"], r["metric"], r["level"])
+                 == ("Strong", "bleu", "corpus"))
+        return arrays[r["segments"]]
+
+    from evalfw.metrics.bleu.metric import Bleu
+
+    (want,) = paired_analysis({"A": stats(run_a), "B": stats(run_b)}, "A",
+                              Bleu.create({"preset": "sacrebleu"}, host=host), "bootstrap", 500,
+                              5).comparisons
+    assert (row["p_value"], row["delta"], row["score_a"], row["score_b"]) == \
+        (want.p_value, want.delta, want.baseline_score, want.score)
+    assert row["score_b"] == next(r["score"] for r in run_b.record["results"]
+                                  if (r["system"], r["metric"], r["level"]) ==
+                                  ("Strong", "bleu", "corpus"))
+    ar = compare_runs(run_a, run_b, host, metric="bleu", method="ar", samples=640, seed=5)
+    assert ar.settings["method"] == "ar" and ar.rows[0]["p_value"] > 0
+
+
+def test_holm_and_alpha(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.6))
+    assert main(["compare", a, b, "--alpha", "0.0001", "-n", "200"]) == 0  # p >= 1/201
+    capsys.readouterr()
+    assert main(["compare", a, b, "--correction", "holm", "-f", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert all(r["p_adjusted"] is not None for r in data["comparisons"])
+
+
+def test_different_references_refused_naming_them(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    ref_b = lines("ref.B.txt")
+    ref_b[0] = ref_b[0] + " extra"
+    b = setup(tmp_path / "b", ref_b=ref_b)
+    assert main(["compare", a, b]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]  # (NLTK warnings of the runs above)
+    assert err.startswith("evalfw: error: cannot compare ")
+    assert "test set 't': references differ" in err and "ref.B.txt" in err
+
+
+def test_other_differences_refused(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", extra="    smoothing: method1", name="other.yaml")
+    assert main(["compare", a, b]) == 2
+    assert "metric 'nltk' on test set 't' is defined differently (smoothing method0@1 -> " \
+        "method1@1[epsilon=0.1])" in capsys.readouterr().err
+    assert main(["compare", a, b, "--metric", "bleu"]) == 0  # the shared metric alone is fine
+    capsys.readouterr()
+    assert main(["compare", a, b, "--metric", "blue"]) == 2
+    assert "did you mean 'bleu'" in capsys.readouterr().err
+    record = open_run(a).record
+    other = json.loads(json.dumps(record))
+    other["test_sets"][0]["segments"] = 39
+    other["test_sets"].append({**other["test_sets"][0], "name": "u"})
+    found = differences(record, other, ["bleu"])
+    assert "test set 'u' is only in run B" in found
+    assert "test set 't' has 40 segments in run A but 39 in run B" in found
+
+
+def test_unmatched_systems_are_listed(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", extra_system=", Weak: Weak.txt")
+    assert main(["compare", a, b, "--metric", "bleu"]) == 0
+    assert "not compared: t/bleu: Weak only in run B" in capsys.readouterr().out
+
+
+def test_missing_run_is_a_clear_error(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    assert main(["compare", a, str(tmp_path / "nope")]) == 2
+    assert "no run" in capsys.readouterr().err
+    with pytest.raises(EvalfwError):
+        open_run(str(tmp_path / "nope"))

@@ -1,0 +1,32 @@
+"""Where the shared WMT22 data lives, for the tests that read it.
+
+The data sits beside the repository in ``../shared/data/wmt22``; ``EVALFW_SHARED_DIR`` names
+another ``shared`` directory (one holding ``data/wmt22``). Tests that read it carry the
+``wmt22`` marker and skip, naming the path they looked at, when it is absent (a user's clone).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("EVALFW_SHARED_DIR") or REPO.parent / "shared")
+WMT22 = SHARED / "data" / "wmt22"
+
+
+def need_wmt22() -> Path:
+    """The WMT22 directory, or a skip saying where it was looked for."""
+    if not WMT22.is_dir():
+        pytest.skip(f"WMT22 data not found at {WMT22} (../shared is absent in a user's clone; "
+                    "set EVALFW_SHARED_DIR to its place)")
+    return WMT22
+
+
+def read_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+__all__ = ["REPO", "SHARED", "WMT22", "need_wmt22", "read_lines"]
