@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from evalfw.plugin.component import Component
 
@@ -24,6 +24,11 @@ class Executor(Component):
 
     kind = "executor"
     plural = "executors"
+    #: True when jobs run in processes that receive the context pickled (a cluster): the
+    #: runner then ships texts, and workers prepare references themselves, once each
+    remote: ClassVar[bool] = False
+    #: how many jobs run at once (blocks of resamples are sized by it)
+    parallelism: int = 1
 
     @abstractmethod
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],

@@ -52,6 +52,10 @@ class Processes(Executor):
         "additionalProperties": False,
     }
 
+    @property
+    def parallelism(self) -> int:  # type: ignore[override]
+        return int(self.options["workers"])
+
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
             context: Any) -> Iterator[Result]:
         workers = min(self.options["workers"], len(items))

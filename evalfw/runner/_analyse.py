@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from evalfw.analysis.bucketing import Bucketer
     from evalfw.config import ExperimentConfig
+    from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
     from evalfw.metrics.base import Metric, SegmentLengths
     from evalfw.runner._evaluate import Evaluation, Progress
@@ -180,11 +181,14 @@ def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
 
 def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
                   test_set: str, label: str, progress: Progress | None = None,
-                  lengths: Callable[[], SegmentLengths] | None = None) -> dict[str, Any]:
+                  lengths: Callable[[], SegmentLengths] | None = None,
+                  executor: Executor | None = None) -> dict[str, Any]:
     """Intervals, paired tests, all pairs and buckets of one test set x metric (``label``:
     its name in the config). ``lengths`` gives the baseline's segment lengths for buckets when
-    the metric reports none."""
+    the metric reports none; ``executor`` runs blocks of resamples (buckets run here)."""
     s = plan.settings
+    if executor is not None and executor.parallelism < 2:
+        executor = None  # one job at a time: the blocks as before, without any hand-over
     ordered = {s.baseline: stats[s.baseline], **{k: v for k, v in stats.items()
                                                   if k != s.baseline}}
     where = f"significance {test_set}/{label}"
@@ -193,18 +197,19 @@ def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
     for method in s.methods:
         out = sig.paired_analysis(ordered, s.baseline, metric, method, s.trials(method),
                                   plan.seed, s.mode, s.confidence,
-                                  _ticker(progress, f"{where} {method}"))
+                                  _ticker(progress, f"{where} {method}"), executor)
         comparisons += out.comparisons
         intervals = intervals or out.intervals or _paired_intervals(out)
     if not intervals:  # AR alone: intervals as sacreBLEU's `--confidence` computes them
         intervals = tuple(sig.confidence_intervals(
             ordered, metric, s.samples, plan.seed, s.mode, s.confidence,
-            _ticker(progress, f"{where} intervals")))
+            _ticker(progress, f"{where} intervals"), executor))
     pairs: list[ComparisonResult] = []
     if s.all_pairs:
         for method in s.methods:
             pairs += sig.all_pairs(ordered, metric, method, s.trials(method), plan.seed,
-                                   s.confidence, _ticker(progress, f"{where} pairs")).comparisons
+                                   s.confidence, _ticker(progress, f"{where} pairs"),
+                                   executor).comparisons
     buckets = None
     if plan.bucketer is not None:
         seg_lengths = metric.lengths(ordered[s.baseline])
@@ -251,8 +256,9 @@ class Analysis:
 
 
 def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
-            progress: Progress | None = None) -> Analysis:
-    """Everything of the module docstring, plus drill-down texts and sentence exports."""
+            progress: Progress | None = None, executor: Executor | None = None) -> Analysis:
+    """Everything of the module docstring, plus drill-down texts and sentence exports
+    (resampling blocks on ``executor``, with the same numbers)."""
     from evalfw.runner import _drilldown as drilldown
 
     tables = []
@@ -265,7 +271,8 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
                 tables.append(analyse_table(
                     plan, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label), ts.name,
                     label, progress, lambda ts=ts: drilldown.text_lengths(ts, ev,
-                                                                          plan.settings.baseline)))
+                                                                          plan.settings.baseline),
+                    executor))
         if plan.settings.correction == "holm":
             correct(tables)
         plan.tables = tables

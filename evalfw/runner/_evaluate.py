@@ -13,7 +13,8 @@ and statistics key) run on an :class:`~evalfw.executors.base.Executor`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+import threading
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -160,7 +161,11 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
 @dataclass
 class TestSetWork:
     """What the statistics jobs of one test set share, read-only: the hypotheses of every
-    system, the metric computing each statistics key, and the prepared references."""
+    system, the metric computing each statistics key, the references and their preparations.
+
+    Pickled (for a cluster), it carries the texts but no preparation: a worker prepares each
+    reference set once, on first use, and keeps it for every later job of any run that has
+    the same references (:func:`prepared_references`)."""
 
     __test__ = False  # not a pytest test class despite the name
 
@@ -168,14 +173,73 @@ class TestSetWork:
     metrics: dict[Hashable, Metric]
     prepared: dict[Hashable, Any]
     contexts: list[SegmentContext]
+    references: list[list[str]] = field(default_factory=list)
+    #: identifies ``references`` by content (the files' sha256)
+    references_digest: str = ""
+
+    def prepared_for(self, metric: Metric, rows: tuple[int, int] | None = None) -> Any:
+        """``metric``'s preparation of the references (of segments ``rows`` only, a shard)."""
+        key = metric.references_key()
+        if rows is None and key in self.prepared:
+            return self.prepared[key]
+        refs = self.references if rows is None else [r[rows[0]:rows[1]] for r in self.references]
+        found = prepared_references(metric, refs, (self.references_digest, key, rows))
+        if rows is None:
+            self.prepared[key] = found
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "prepared": {}}
 
 
-def statistics_job(work: TestSetWork, job: tuple[int, Hashable]) -> np.ndarray:
-    """The statistics of one system under one statistics key (runs on an executor)."""
-    system, key = job
+#: reference preparations of this process (a cluster worker's), by content: a few test sets'
+_PREPARED: dict[Hashable, Any] = {}
+_PREPARED_KEEP = 8
+_PREPARING = threading.Lock()
+
+
+def prepared_references(metric: Metric, references: list[list[str]], key: Hashable) -> Any:
+    """``metric.prepare_references(references)``, built once per process for each ``key``."""
+    with _PREPARING:  # threads of one worker wait for the one preparation
+        if key not in _PREPARED:
+            while len(_PREPARED) >= _PREPARED_KEEP:
+                _PREPARED.pop(next(iter(_PREPARED)))
+            _PREPARED[key] = metric.prepare_references(references)
+        return _PREPARED[key]
+
+
+def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Hashable, int, int]
+                   ) -> np.ndarray:
+    """The statistics of one system under one statistics key (runs on an executor); a job
+    ``(system, key, start, stop)`` computes the rows of segments ``start:stop`` only."""
+    system, key = job[0], job[1]
     metric = work.metrics[key]
-    return metric.statistics_of(work.systems[system], work.prepared[metric.references_key()],
-                                work.contexts[system])
+    hyps, context = work.systems[system], work.contexts[system]
+    if len(job) == 2:
+        return metric.statistics_of(hyps, work.prepared_for(metric), context)
+    start, stop = job[2], job[3]  # type: ignore[misc]
+    shard = SegmentContext(context.test_set, context.system, context.langs,
+                           context.source[start:stop] if context.source else None,
+                           {n: v[start:stop] for n, v in context.scores.items()})
+    return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)), shard)
+
+
+def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
+             segments: int) -> Iterator[np.ndarray]:
+    """The statistics of each job, in order. An executor with a ``shard_segments`` size splits
+    a job over more segments into shards whose rows are concatenated (a row is one segment's,
+    so the result is the same array)."""
+    size = int(getattr(executor, "shard_segments", 0) or 0)
+    if not size or segments <= size:
+        yield from executor.map(statistics_job, jobs, work)
+        return
+    import numpy as np
+
+    bounds = [(a, min(a + size, segments)) for a in range(0, segments, size)]
+    shards = [(*job, a, b) for job in jobs for a, b in bounds]
+    results = executor.map(statistics_job, shards, work)
+    for _ in jobs:
+        yield np.concatenate([next(results) for _ in bounds], axis=0)
 
 
 def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
@@ -197,16 +261,15 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     jobs = [(s, key) for s in range(len(systems)) for key in by_key]
     keys, hits = _cached(store, jobs, by_key, inputs)
     todo = [job for job in jobs if job not in hits]
-    prepared: dict[Hashable, Any] = {}
-    for _, key in todo:  # each reference preparation once, only where something is computed
-        metric = by_key[key]
-        if metric.references_key() not in prepared:
-            prepared[metric.references_key()] = metric.prepare_references(
-                [f.lines for f in refs])
-    work = TestSetWork([f.lines for f in systems], by_key, prepared,
-                       [inputs.context(ts, s) for s in range(len(systems))])
+    work = TestSetWork([f.lines for f in systems], by_key, {},
+                       [inputs.context(ts, s) for s in range(len(systems))],
+                       [f.lines for f in refs], "|".join(f.sha256 for f in refs))
+    if not executor.remote:  # here (and before a fork): each preparation once, where needed
+        for _, key in todo:
+            work.prepared_for(by_key[key])
     fresh = {}
-    for job, stats in zip(todo, executor.map(statistics_job, todo, work)):
+    segments = len(refs[0].lines)
+    for job, stats in zip(todo, run_jobs(executor, todo, work, segments)):
         fresh[job] = stats
         tick(ts.name)
         if store is not None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, Override
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
+    from evalfw.plugin.component import ComponentChoice
 
 
 @dataclass(frozen=True)
@@ -127,8 +128,12 @@ def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
     return render
 
 
-def choose_executor(host: PluginHost, jobs: int = 1) -> Executor:
-    """``serial`` for one job at a time, else the ``processes`` pool with ``jobs`` workers."""
+def choose_executor(host: PluginHost, jobs: int = 1, choice: ComponentChoice | None = None
+                    ) -> Executor:
+    """The config's ``executor:`` choice when it makes one, else ``serial`` for one job at a
+    time and the ``processes`` pool with ``jobs`` workers."""
+    if choice is not None:
+        return host.component("executor", choice.name, dict(choice.options))  # type: ignore[no-any-return]
     if jobs > 1:
         return host.component("executor", "processes", {"workers": jobs})  # type: ignore[no-any-return]
     return host.component("executor", "serial")  # type: ignore[no-any-return]
@@ -148,10 +153,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     render = report_files(host, cfg)  # unknown reporters fail before scoring
     plan = significance.prepare(cfg, host)  # so does a bad significance block
     if executor is None:
-        executor = choose_executor(host, jobs)
+        executor = choose_executor(host, jobs, cfg.executor)
     with executor:
         ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
-    analysis = significance.analyse(plan, cfg, host, ev, progress) if plan else None
+        analysis = significance.analyse(plan, cfg, host, ev, progress, executor) if plan else None
     segments = encode_segments(ev.arrays)
     record = build_record(cfg, host, ev, segments, argv, executor)
     if analysis is not None:

@@ -198,7 +198,9 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdi
     overrides: Iterable[str] = [o["set"] for o in record["command"]["overrides"]]
     try:
         with contextlib.chdir(base):
-            outcome = run_experiment(config, overrides, host=host, store=False, cache=False)
+            # here, serially: where the run's jobs ran changes no number
+            outcome = run_experiment(config, overrides, host=host, store=False, cache=False,
+                                     executor=host.component("executor", "serial"))
     except EvalfwError as exc:
         verdict.problems.append(f"re-running the config failed: {exc}")
         return verdict
