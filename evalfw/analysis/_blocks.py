@@ -18,17 +18,25 @@ against about ten times that to count and score them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from evalfw.analysis import resampling as rs
 
 if TYPE_CHECKING:
-    from evalfw.executors.base import Executor
     from evalfw.metrics.base import Metric
+
+class Mapper(Protocol):
+    """What runs the jobs: an :class:`evalfw.executors.base.Executor` (results in order)."""
+
+    parallelism: int
+
+    def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any],
+            context: Any) -> Iterator[Any]: ...
+
 
 #: jobs per thread of the cluster, so a slow worker does not hold the last block alone
 JOBS_PER_THREAD = 4
@@ -99,7 +107,7 @@ def bootstrap_job(work: BootstrapWork, item: tuple[dict[str, Any], int]) -> np.n
 
 
 def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
-                     rng: np.random.Generator, executor: Executor,
+                     rng: np.random.Generator, executor: Mapper,
                      progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """:func:`evalfw.analysis._default_mode.bootstrap_matrix`, its blocks as jobs."""
     segments = columns[0].segments
@@ -114,6 +122,27 @@ def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
     return np.concatenate(parts, axis=0)
 
 
+def ar_block_counts(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
+                    observed: Sequence[float], mask: np.ndarray) -> list[int]:
+    """Exceedances of each pair in one block of masks."""
+    segments = mask.shape[1]
+    deltas = rs.stack([rs.Columns(a.sums - b.sums, None) for a, b in pairs])
+    moved = rs.split(rs.exact_product(mask.astype(np.float64), deltas), len(pairs))
+    counts = []
+    for k, (a, b) in enumerate(pairs):
+        last_a = last_b = None
+        if a.last is not None and b.last is not None:
+            take_a = mask[:, -1:]
+            last_a = np.where(take_a, a.last[-1], b.last[-1])
+            last_b = np.where(take_a, b.last[-1], a.last[-1])
+        shuf_a = b.sums.sum(axis=0) + moved[k]
+        shuf_b = a.sums.sum(axis=0) - moved[k]
+        diff = np.abs(metric.score_rows(shuf_a, last_a, segments)
+                      - metric.score_rows(shuf_b, last_b, segments))
+        counts.append(int(np.sum(diff >= observed[k])))
+    return counts
+
+
 @dataclass(eq=False)
 class ArWork:
     """What every AR job of one analysis shares: the pairs and their observed differences."""
@@ -125,8 +154,6 @@ class ArWork:
 
 
 def ar_job(work: ArWork, item: tuple[dict[str, Any], int]) -> list[int]:
-    from evalfw.analysis._default_mode import ar_block_counts
-
     state, rows = item
     segments = work.pairs[0][0].segments
     mask = draw_mask(restored(work.kind, state), segments, rows)
@@ -135,7 +162,7 @@ def ar_job(work: ArWork, item: tuple[dict[str, Any], int]) -> list[int]:
 
 def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
                    observed: Sequence[float], n: int, rng: np.random.Generator,
-                   executor: Executor, progress: Callable[[int, int], None] | None = None
+                   executor: Mapper, progress: Callable[[int, int], None] | None = None
                    ) -> list[int]:
     """:func:`evalfw.analysis._default_mode.ar_exceedances`, its blocks as jobs."""
     segments = pairs[0][0].segments
@@ -152,4 +179,6 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
     return counts
 
 
-__all__ = ["ar_exceedances", "bootstrap_matrix", "job_rows", "restored", "walk"]
+__all__ = [
+    "ar_block_counts", "ar_exceedances", "bootstrap_matrix", "job_rows", "Mapper", "restored", "walk",
+]

@@ -24,11 +24,10 @@ import numpy as np
 
 from typing import TYPE_CHECKING
 
-from evalfw.analysis import resampling as rs
+from evalfw.analysis import _blocks, resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 
 if TYPE_CHECKING:
-    from evalfw.executors.base import Executor
     from evalfw.metrics.base import Metric
 
 Progress = Callable[[int, int], None]
@@ -47,14 +46,12 @@ def corpus_scores(metric: Metric, named: Named) -> list[float]:
 
 def bootstrap_matrix(metric: Metric, named: Named, n: int, rng: np.random.Generator,
                      progress: Progress | None = None,
-                     executor: Executor | None = None) -> np.ndarray:
+                     executor: _blocks.Mapper | None = None) -> np.ndarray:
     """(n, systems) resampled scores; every system sees the same resamples. With an
     ``executor`` its blocks are jobs there, drawing the same resamples
     (:mod:`evalfw.analysis._blocks`)."""
     segments = rs.check_aligned(named)
     if executor is not None:
-        from evalfw.analysis import _blocks
-
         return _blocks.bootstrap_matrix(metric, [c for _, c in named], n, rng, executor,
                                         progress)
     table = rs.stack([c for _, c in named])
@@ -105,50 +102,27 @@ def bootstrap_comparison(name: str, base: str, sys_s: np.ndarray, base_s: np.nda
 def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
                    observed: Sequence[float], n: int, rng: np.random.Generator,
                    progress: Progress | None = None,
-                   executor: Executor | None = None) -> list[int]:
+                   executor: _blocks.Mapper | None = None) -> list[int]:
     """For each (a, b) pair: trials whose |score(A) - score(B)| >= observed, where pseudo-system
     A takes a's segment where the shared mask is true and b's elsewhere, B the complement.
     With an ``executor`` its blocks are jobs there, on the same masks."""
     segments = rs.check_aligned([(str(i), c) for pair in pairs for i, c in enumerate(pair)])
     if executor is not None:
-        from evalfw.analysis import _blocks
-
         return _blocks.ar_exceedances(metric, pairs, observed, n, rng, executor, progress)
     counts = [0] * len(pairs)
     done = 0
     for mask in rs.mask_blocks(rng, segments, n):
-        block = ar_block_counts(metric, pairs, observed, mask)
+        block = _blocks.ar_block_counts(metric, pairs, observed, mask)
         counts = [a + b for a, b in zip(counts, block)]
         done += len(mask)
         _tick(progress, done, n)
     return counts
 
 
-def ar_block_counts(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
-                    observed: Sequence[float], mask: np.ndarray) -> list[int]:
-    """Exceedances of each pair in one block of masks."""
-    segments = mask.shape[1]
-    deltas = rs.stack([rs.Columns(a.sums - b.sums, None) for a, b in pairs])
-    moved = rs.split(rs.exact_product(mask.astype(np.float64), deltas), len(pairs))
-    counts = []
-    for k, (a, b) in enumerate(pairs):
-        last_a = last_b = None
-        if a.last is not None and b.last is not None:
-            take_a = mask[:, -1:]
-            last_a = np.where(take_a, a.last[-1], b.last[-1])
-            last_b = np.where(take_a, b.last[-1], a.last[-1])
-        shuf_a = b.sums.sum(axis=0) + moved[k]
-        shuf_b = a.sums.sum(axis=0) - moved[k]
-        diff = np.abs(metric.score_rows(shuf_a, last_a, segments)
-                      - metric.score_rows(shuf_b, last_b, segments))
-        counts.append(int(np.sum(diff >= observed[k])))
-    return counts
-
-
 def ar_comparisons(metric: Metric, pairs: Sequence[tuple[tuple[str, rs.Columns], tuple[str, rs.Columns]]],
                    n: int, rng: np.random.Generator, seed: int,
                    progress: Progress | None = None,
-                   executor: Executor | None = None) -> list[ComparisonResult]:
+                   executor: _blocks.Mapper | None = None) -> list[ComparisonResult]:
     """One AR result per (system, baseline) pair, all pairs on shared masks."""
     scores = [corpus_scores(metric, [s, b]) for s, b in pairs]
     observed = [abs(s - b) for s, b in scores]

@@ -44,7 +44,7 @@ from evalfw.analysis.results import METHODS, MODES, ComparisonResult, Confidence
 from evalfw.errors import ConfigError, suggest
 
 if TYPE_CHECKING:
-    from evalfw.executors.base import Executor
+    from evalfw.analysis._blocks import Mapper
     from evalfw.metrics.base import Metric
 
 #: statistics rows of one system (n_segments, k)
@@ -114,7 +114,7 @@ def _named(metric: Metric, stats_by_system: Mapping[str, Stats]) -> list[tuple[s
 def confidence_intervals(stats_by_system: Mapping[str, Stats], metric: Metric,
                          n: int = 1000, seed: int | str | None = None, mode: str = "default",
                          level: float = 0.95, progress: dm.Progress | None = None,
-                         executor: Executor | None = None) -> list[ConfidenceResult]:
+                         executor: Mapper | None = None) -> list[ConfidenceResult]:
     """Bootstrap interval of each system's score (sacreBLEU mode: each as ``--confidence``).
     ``executor``: where default-mode blocks of resamples run (the numbers do not change)."""
     _check(mode)
@@ -141,7 +141,7 @@ def paired_analysis(stats_by_system: Mapping[str, Stats], baseline: str, metric:
                     method: str = "bootstrap", n: int | None = None,
                     seed: int | str | None = None, mode: str = "default", level: float = 0.95,
                     progress: dm.Progress | None = None,
-                    executor: Executor | None = None) -> PairedOutcome:
+                    executor: Mapper | None = None) -> PairedOutcome:
     """Paired test of every other system against ``baseline`` (a key of ``stats_by_system``);
     ``executor`` as in :func:`confidence_intervals`."""
     _check(mode, method)
@@ -186,7 +186,7 @@ def paired_test(stats_by_system: Mapping[str, Stats], baseline: str, metric: Met
 def all_pairs(stats_by_system: Mapping[str, Stats], metric: Metric,
               method: str = "bootstrap", n: int | None = None, seed: int | str | None = None,
               level: float = 0.95, progress: dm.Progress | None = None,
-              executor: Executor | None = None) -> PairedOutcome:
+              executor: Mapper | None = None) -> PairedOutcome:
     """Every pair of systems (default mode): the later-listed system of each pair is tested
     against the earlier one, all on one shared stream of resamples or masks."""
     _check("default", method)

@@ -279,32 +279,11 @@ class Metric(Component):
         """What a record keeps to rebuild this metric: name, version and options."""
         return {"name": self.name, "version": self.version, "options": dict(self.options)}
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # A metric holds components (tokenizers, smoothing) in read-only mappings that do not
-        # pickle; a cluster worker rebuilds it from its definition instead, as verify does
-        # (the class travels by reference: it must be importable there)
-        from evalfw.plugin.choices import plain
-
-        return (_rebuild, (type(self), plain(self.definition())))
-
     @classmethod
     def implementation(cls) -> str | None:
         """Which code computes the statistics (e.g. a compiled kernel or numpy), for records
         and ``evalfw plugins``; None when there is nothing to say."""
         return None
-
-
-_process_host: Components | None = None
-
-
-def _rebuild(cls: type[Metric], definition: Mapping[str, Any]) -> Metric:
-    """A metric unpickled in another process, built with that process's plugin host."""
-    global _process_host
-    if _process_host is None:
-        from evalfw.host.host import PluginHost
-
-        _process_host = PluginHost.create()
-    return cls.from_definition(definition, _process_host)
 
 
 def _frozen(value: Any) -> Hashable:

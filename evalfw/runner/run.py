@@ -149,7 +149,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     every statistic."""
     from evalfw.runner import _analyse as significance
 
+    from evalfw.host.portable import make_portable
+
     cfg, host = load(config, overrides, host)
+    make_portable(host)  # jobs on a cluster carry metrics
     render = report_files(host, cfg)  # unknown reporters fail before scoring
     plan = significance.prepare(cfg, host)  # so does a bad significance block
     if executor is None:

@@ -182,6 +182,7 @@ def verify(run: str, runs_dir: Path | None = None, *, host: PluginHost | None = 
 
 
 def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdict:
+    from evalfw.executors.local import Serial
     from evalfw.runner.run import run_experiment
 
     record = stored.record
@@ -200,7 +201,7 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdi
         with contextlib.chdir(base):
             # here, serially: where the run's jobs ran changes no number
             outcome = run_experiment(config, overrides, host=host, store=False, cache=False,
-                                     executor=host.component("executor", "serial"))
+                                     executor=Serial())
     except EvalfwError as exc:
         verdict.problems.append(f"re-running the config failed: {exc}")
         return verdict
