@@ -1,0 +1,208 @@
+"""The dask executor changes no number: a run on a real cluster (a ``dask scheduler`` and two
+``dask worker`` processes on 127.0.0.1) and on a LocalCluster equals the serial run in every
+score, statistic, p-value and interval; a worker killed mid-run leaves identical results or a
+one-line failure with nothing stored; an unreachable scheduler is a one-line error, exit 2.
+
+Skipped without Dask (``pip install 'evalfw[dask]'``) or without the WMT22 data.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed", reason="Dask is not installed: pip install "
+                                                       "'evalfw[dask]'")
+
+from evalfw.cli.main import main  # noqa: E402
+from evalfw.errors import EvalfwError  # noqa: E402
+from evalfw.records.load import load_segments, open_run  # noqa: E402
+from evalfw.runner.run import run_experiment  # noqa: E402
+from tests.conftest import need_wmt22  # noqa: E402
+
+CONFIG = """\
+schema_version: 1
+experiment: dask
+output_dir: runs
+seed: 11
+test_sets:
+  - name: de-en
+    langs: de-en
+    source: {root}/de-en/src.txt
+    references: {root}/de-en/ref.*.txt
+    systems: {{"*": "{root}/de-en/sys/*.txt"}}
+metrics:
+  - name: bleu
+  - name: bleu-floor
+    smoothing: floor
+  - name: bleu-intl
+    tokenizer: intl
+significance:
+  baseline: Online-A
+  method: both
+  samples: 300
+  ar_trials: 256
+"""
+
+#: every bound on waiting, in seconds: a hung cluster fails the test instead of CI
+START_TIMEOUT = 30
+RUN_TIMEOUT = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _spawn(*args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def _worker(address: str) -> subprocess.Popen[bytes]:
+    # no nanny: killing the process loses the worker, as a crashed machine would
+    return _spawn("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+                  "--no-dashboard", "--host", "127.0.0.1")
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=10)
+
+
+def _wait_for_workers(address: str, n: int) -> None:
+    with distributed.Client(address, timeout=START_TIMEOUT, set_as_default=False) as client:
+        client.wait_for_workers(n, timeout=START_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """A scheduler and two single-thread workers on 127.0.0.1, stopped after the module."""
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    procs = [_spawn("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
+                    address.rsplit(":", 1)[1], "--no-dashboard")]
+    try:
+        procs += [_worker(address), _worker(address)]
+        _wait_for_workers(address, 2)
+        yield address, procs
+    finally:
+        _stop(procs)
+
+
+@pytest.fixture
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = need_wmt22()
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "dask.yaml"
+    path.write_text(CONFIG.format(root=root), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def serial_record(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The serial run every cluster run is compared with (scores, tests, segments)."""
+    root = need_wmt22()
+    path = tmp_path_factory.mktemp("serial") / "dask.yaml"
+    path.write_text(CONFIG.format(root=root), encoding="utf-8")
+    outcome = run_experiment(path, store=False, cache=False, jobs=1)
+    return {**outcome.record, "arrays": dict(outcome.evaluation.arrays)}
+
+
+def _same_numbers(record: dict, arrays: dict[str, np.ndarray], want: dict) -> None:
+    assert record["results"] == want["results"]
+    assert record["significance"] == want["significance"]
+    assert record["specs"] == want["specs"]
+    assert record["segments"]["cells"] == want["segments"]["cells"]
+    assert sorted(arrays) == sorted(want["arrays"])
+    for key, value in want["arrays"].items():
+        assert arrays[key].dtype == value.dtype and np.array_equal(arrays[key], value), key
+
+
+def test_cluster_run_equals_serial_and_verifies_locally(cluster, config, serial_record,
+                                                        capsys) -> None:
+    address, _ = cluster
+    assert main(["run", str(config), "--scheduler", address, "--quiet", "--no-cache"]) == 0
+    stored = open_run("dask", Path("runs"))
+    record = stored.record
+    assert record["executor"] == {"name": "dask", "address": address, "shared_fs": False,
+                                  "workers": 2, "threads": 2}
+    _same_numbers(record, load_segments(stored.path, record), serial_record)
+    capsys.readouterr()
+    assert main(["verify", "dask"]) == 0  # no cluster involved: verify runs here
+    assert "all" in capsys.readouterr().out
+
+
+def test_local_cluster_with_shards_equals_serial(config, serial_record) -> None:
+    from evalfw.executors.dask_cluster import DaskExecutor
+
+    # 800-segment shards: each de-en job is split in three and its rows concatenated
+    executor = DaskExecutor(workers=2, shard_segments=800)
+    outcome = run_experiment(config, store=False, cache=False, executor=executor)
+    assert outcome.record["executor"]["workers"] == 2
+    _same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
+
+
+def test_a_worker_killed_mid_run_gives_the_same_numbers_or_one_line(cluster, config,
+                                                                    serial_record) -> None:
+    from evalfw.executors.dask_cluster import DaskExecutor
+
+    address, _ = cluster
+    extra = _worker(address)
+    try:
+        _wait_for_workers(address, 3)
+        killed = []
+
+        def progress(done: int, total: int, label: str) -> None:
+            if not killed:  # the first finished job: the other jobs are queued or running
+                os.kill(extra.pid, signal.SIGKILL)
+                killed.append(done)
+
+        started = time.monotonic()
+        try:
+            outcome = run_experiment(config, cache=False, progress=progress,
+                                     executor=DaskExecutor(address=address))
+        except EvalfwError as exc:
+            assert "\n" not in str(exc) and "nothing was stored" in str(exc)
+            assert not (config.parent / "runs" / "dask").exists()
+        else:
+            _same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
+            assert outcome.path is not None
+        assert killed and time.monotonic() - started < RUN_TIMEOUT
+    finally:
+        _stop([extra])
+
+
+def test_unreachable_scheduler_is_one_line_and_exit_2(config, capsys) -> None:
+    started = time.monotonic()
+    status = main(["run", str(config), "--scheduler", f"tcp://127.0.0.1:{_free_port()}"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("evalfw: error: cannot reach the Dask scheduler at tcp://127.0.0.1:")
+    assert err.count("\n") == 1
+    assert time.monotonic() - started < 15
+    assert not (config.parent / "runs").exists()
+
+
+def test_without_dask_the_error_names_the_extra(config, capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
+    assert main(["run", str(config), "--executor", "dask"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("evalfw: error: executor 'dask' needs Dask, which is not installed; install "
+                   "it with: pip install 'evalfw[dask]'\n")
