@@ -67,6 +67,7 @@ class DaskExecutor(Executor):
         self._cluster: Any = None
         #: the cluster's size when the run started, for the record
         self._size: dict[str, int] = {}
+        self._scoped = False
 
     @property
     def shard_segments(self) -> int:
@@ -82,11 +83,17 @@ class DaskExecutor(Executor):
                       "threads": sum(int(w.get("nthreads", 1)) for w in workers)}
 
     def __enter__(self) -> DaskExecutor:
+        self._scoped = self._client is None
         self.start()
         return self
 
+    def __exit__(self, *exc: object) -> None:
+        if self._scoped:  # started by ``with``: stopped by it; after start(), by close()
+            self.close()
+
     def start(self) -> None:
-        """Connect to the scheduler (or start a LocalCluster); one-line errors otherwise."""
+        """Connect to the scheduler (or start a LocalCluster); one-line errors otherwise. A
+        caller that starts the executor keeps it across runs until :meth:`close`."""
         if self._client is not None:
             return
         try:
