@@ -1,4 +1,5 @@
-"""Build hook for the optional compiled counting kernel (everything else is in pyproject.toml).
+"""Build hook for the optional compiled kernels, BLEU counting and chrF statistics (everything
+else is in pyproject.toml).
 
 ``optional=True``: when no C compiler is at hand the install still succeeds and evalfw counts
 with numpy instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
@@ -14,6 +15,12 @@ setup(
             optional=True,
             extra_compile_args=["-O3"],
             libraries=["m"],
-        )
+        ),
+        Extension(
+            "evalfw.metrics.chrf._chrf",
+            sources=["evalfw/metrics/chrf/_chrf.c"],
+            optional=True,
+            extra_compile_args=["-O3"],
+        ),
     ]
 )
