@@ -29,13 +29,14 @@ from evalfw.analysis import resampling as rs
 if TYPE_CHECKING:
     from evalfw.metrics.base import Metric
 
+
 class Mapper(Protocol):
     """What runs the jobs: an :class:`evalfw.executors.base.Executor` (results in order)."""
 
     parallelism: int
 
-    def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any],
-            context: Any) -> Iterator[Any]: ...
+    def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Any]: ...
 
 
 #: jobs per thread of the cluster, so a slow worker does not hold the last block alone
@@ -70,6 +71,20 @@ def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
         starts.append((rng.bit_generator.state, size))
         draw(rng, segments, size)
     return starts
+
+
+def _counter(starts: Sequence[tuple[Any, int]], n: int,
+             progress: Callable[[int, int], None] | None) -> Callable[[int], None] | None:
+    """``done`` for an executor: resamples of finished blocks, in whatever order they finish."""
+    if progress is None:
+        return None
+    total = [0]
+
+    def done(i: int) -> None:
+        total[0] += starts[i][1]
+        progress(total[0], n)
+
+    return done
 
 
 def restored(rng: np.random.Generator, state: dict[str, Any]) -> np.random.Generator:
@@ -113,12 +128,7 @@ def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
     segments = columns[0].segments
     starts = walk(rng, segments, n, job_rows(segments, n, executor.parallelism), draw_indices)
     work = BootstrapWork(metric, list(columns), rng)
-    parts, done = [], 0
-    for part in executor.map(bootstrap_job, starts, work):
-        parts.append(part)
-        done += len(part)
-        if progress is not None:
-            progress(done, n)
+    parts = list(executor.map(bootstrap_job, starts, work, _counter(starts, n, progress)))
     return np.concatenate(parts, axis=0)
 
 
@@ -168,14 +178,10 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
     segments = pairs[0][0].segments
     rows = job_rows(segments, n, executor.parallelism, multiple=32)
     starts = walk(rng, segments, n, rows, draw_mask)
-    counts, done = [0] * len(pairs), 0
-    for (_, size), part in zip(starts, executor.map(ar_job, starts,
-                                                    ArWork(metric, list(pairs), list(observed),
-                                                           rng))):
+    counts = [0] * len(pairs)
+    work = ArWork(metric, list(pairs), list(observed), rng)
+    for part in executor.map(ar_job, starts, work, _counter(starts, n, progress)):
         counts = [a + b for a, b in zip(counts, part)]
-        done += size
-        if progress is not None:
-            progress(done, n)
     return counts
 
 

@@ -3,7 +3,8 @@
 The runner describes its work as a list of small, picklable *items* and one read-only
 *context* they share (the texts, the metrics, prepared references). An executor calls
 ``task(context, item)`` for every item, wherever it likes, and yields the results in item
-order. Executors never change a number: the record names the executor, but ``verify`` does
+order; it reports each item as soon as its task finished (``done``), in any order, so the
+progress bar counts finished tasks wherever they ran. Executors never change a number: the record names the executor, but ``verify`` does
 not compare it. A new way of executing (a cluster) is one new class and a hook.
 """
 
@@ -31,14 +32,20 @@ class Executor(Component):
     parallelism: int = 1
 
     @abstractmethod
-    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
-            context: Any) -> Iterator[Result]:
+    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Result]:
         """Results of ``task(context, item)`` in the order of ``items``. ``task`` is a
-        module-level function (picklable by reference); ``context`` is shared read-only."""
+        module-level function (picklable by reference); ``context`` is shared read-only.
+        ``done(i)`` is called in this thread, while the results are consumed, once item ``i``
+        finished. A remote executor submits every task before returning, so the caller can
+        start several maps and consume them in turn."""
 
     def describe(self) -> dict[str, Any]:
         """What the record says about this executor (name, options, size)."""
         return {"name": self.name, **dict(self.options)}
+
+    def cancel(self) -> None:
+        """Stop every task not finished yet (Ctrl-C); their results raise where awaited."""
 
     def close(self) -> None:
         """Release workers; called once the run no longer needs them."""

@@ -35,6 +35,24 @@ def _call(task: Callable[[Any, Any], Any], context: Any, item: Any) -> Any:
     return task(context, item)
 
 
+def _outcome(future: Any) -> Any:
+    """A finished task's result; a cluster failure as one line (a task's own error as is)."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker as exc:
+        raise ClusterError(
+            f"the Dask cluster lost the workers running a job ({exc}); nothing was stored; "
+            "check the workers' memory and logs, then run again") from None
+    except CancelledError:
+        raise ClusterError(
+            "the Dask scheduler cancelled a job (the connection to it was lost); nothing was "
+            "stored; check the scheduler, then run again") from None
+
+
 class DaskExecutor(Executor):
     """Jobs as tasks on a Dask cluster; results are identical to ``serial``."""
 
@@ -68,6 +86,8 @@ class DaskExecutor(Executor):
         #: the cluster's size when the run started, for the record
         self._size: dict[str, int] = {}
         self._scoped = False
+        #: futures of the maps not consumed yet (possibly from several threads)
+        self._pending: set[Any] = set()
 
     @property
     def shard_segments(self) -> int:
@@ -120,28 +140,48 @@ class DaskExecutor(Executor):
         self._client = Client(self._cluster, set_as_default=False)
         self._measure()
 
-    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
-            context: Any) -> Iterator[Result]:
+    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Result]:
         if not items:
-            return
+            return iter(())
         self.start()
         client = self._client
-        from distributed import KilledWorker
-
         # one copy of the context per worker, sent once; every task refers to it
         shared = client.scatter(context, broadcast=True, hash=False)
         futures = client.map(_call, [task] * len(items), [shared] * len(items), list(items),
                              pure=False)
+        self._pending.update(futures)
+        return self._results(futures, shared, done)
+
+    def _results(self, futures: list[Any], shared: Any, done: Callable[[int], None] | None
+                 ) -> Iterator[Any]:
+        """Results in item order; ``done`` as tasks finish anywhere on the cluster."""
+        from distributed import as_completed
+
+        index = {future.key: i for i, future in enumerate(futures)}
+        finished: dict[int, Any] = {}
+        turn = 0
         try:
-            for future in futures:
-                try:
-                    yield future.result()
-                except KilledWorker as exc:
-                    raise ClusterError(
-                        f"the Dask cluster lost the workers running a job ({exc}); nothing "
-                        "was stored; check the workers' memory and logs, then run again") from None
+            for future in as_completed(futures, loop=self._client.loop):
+                i = index[future.key]
+                finished[i] = future
+                if done is not None:
+                    done(i)
+                while turn in finished:  # a failed task raises in item order, as serially
+                    yield _outcome(finished.pop(turn))
+                    turn += 1
         finally:  # a failure, Ctrl-C or an abandoned generator: the cluster stops working too
-            client.cancel([f for f in futures if not f.done()] + [shared])
+            self._pending.difference_update(futures)
+            if self._client is not None:
+                self._client.cancel([f for f in futures if not f.done()] + [shared])
+
+    def cancel(self) -> None:
+        if self._client is not None and self._pending:
+            self._client.cancel(list(self._pending))
+
+    @property
+    def shared_fs(self) -> bool:
+        return bool(self.options["shared_fs"])
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name,

@@ -13,7 +13,7 @@ and statistics key) run on an :class:`~evalfw.executors.base.Executor`.
 from __future__ import annotations
 
 import math
-import threading
+import os
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,7 @@ from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
 from evalfw.runner import cache as stats_cache
+from evalfw.runner._jobs import TestSetWork, run_jobs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -159,92 +160,23 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
 
 
 @dataclass
-class TestSetWork:
-    """What the statistics jobs of one test set share, read-only: the hypotheses of every
-    system, the metric computing each statistics key, the references and their preparations.
+class _Started:
+    """A test set whose inputs are read and whose statistics jobs are submitted."""
 
-    Pickled (for a cluster), it carries the texts but no preparation: a worker prepares each
-    reference set once, on first use, and keeps it for every later job of any run that has
-    the same references (:func:`prepared_references`)."""
-
-    __test__ = False  # not a pytest test class despite the name
-
-    systems: list[list[str]]
-    metrics: dict[Hashable, Metric]
-    prepared: dict[Hashable, Any]
-    contexts: list[SegmentContext]
-    references: list[list[str]] = field(default_factory=list)
-    #: identifies ``references`` by content (the files' sha256)
-    references_digest: str = ""
-
-    def prepared_for(self, metric: Metric, rows: tuple[int, int] | None = None) -> Any:
-        """``metric``'s preparation of the references (of segments ``rows`` only, a shard)."""
-        key = metric.references_key()
-        if rows is None and key in self.prepared:
-            return self.prepared[key]
-        refs = self.references if rows is None else [r[rows[0]:rows[1]] for r in self.references]
-        found = prepared_references(metric, refs, (self.references_digest, key, rows))
-        if rows is None:
-            self.prepared[key] = found
-        return found
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "prepared": {}}
+    ts: TestSetConfig
+    metrics: dict[str, Metric]
+    nrefs: int
+    jobs: list[tuple[int, Hashable]]
+    hits: dict[tuple[int, Hashable], Any]
+    keys: dict[tuple[int, Hashable], str]
+    todo: list[tuple[int, Hashable]]
+    results: Iterator[np.ndarray]
 
 
-#: reference preparations of this process (a cluster worker's), by content: a few test sets'
-_PREPARED: dict[Hashable, Any] = {}
-_PREPARED_KEEP = 8
-_PREPARING = threading.Lock()
-
-
-def prepared_references(metric: Metric, references: list[list[str]], key: Hashable) -> Any:
-    """``metric.prepare_references(references)``, built once per process for each ``key``."""
-    with _PREPARING:  # threads of one worker wait for the one preparation
-        if key not in _PREPARED:
-            while len(_PREPARED) >= _PREPARED_KEEP:
-                _PREPARED.pop(next(iter(_PREPARED)))
-            _PREPARED[key] = metric.prepare_references(references)
-        return _PREPARED[key]
-
-
-def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Hashable, int, int]
-                   ) -> np.ndarray:
-    """The statistics of one system under one statistics key (runs on an executor); a job
-    ``(system, key, start, stop)`` computes the rows of segments ``start:stop`` only."""
-    system, key = job[0], job[1]
-    metric = work.metrics[key]
-    hyps, context = work.systems[system], work.contexts[system]
-    if len(job) == 2:
-        return metric.statistics_of(hyps, work.prepared_for(metric), context)
-    start, stop = job[2], job[3]  # type: ignore[misc]
-    shard = SegmentContext(context.test_set, context.system, context.langs,
-                           context.source[start:stop] if context.source else None,
-                           {n: v[start:stop] for n, v in context.scores.items()})
-    return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)), shard)
-
-
-def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
-             segments: int) -> Iterator[np.ndarray]:
-    """The statistics of each job, in order. An executor with a ``shard_segments`` size splits
-    a job over more segments into shards whose rows are concatenated (a row is one segment's,
-    so the result is the same array)."""
-    size = int(getattr(executor, "shard_segments", 0) or 0)
-    if not size or segments <= size:
-        yield from executor.map(statistics_job, jobs, work)
-        return
-    import numpy as np
-
-    bounds = [(a, min(a + size, segments)) for a in range(0, segments, size)]
-    shards = [(*job, a, b) for job in jobs for a, b in bounds]
-    results = executor.map(statistics_job, shards, work)
-    for _ in jobs:
-        yield np.concatenate([next(results) for _ in bounds], axis=0)
-
-
-def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
+def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
                    ev: Evaluation, executor: Executor, tick: Callable[[str], None],
-                   store: stats_cache.StatsCache | None = None) -> None:
+                   store: stats_cache.StatsCache | None = None) -> _Started:
+    """Read the inputs, record the specs and hand the statistics jobs to ``executor``."""
     inputs = _read_test_set(ts, ev)
     refs, systems = inputs.references, inputs.systems
     nrefs = len(refs)
@@ -263,17 +195,28 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     todo = [job for job in jobs if job not in hits]
     work = TestSetWork([f.lines for f in systems], by_key, {},
                        [inputs.context(ts, s) for s in range(len(systems))],
-                       [f.lines for f in refs], "|".join(f.sha256 for f in refs))
+                       [f.lines for f in refs], "|".join(f.sha256 for f in refs),
+                       [(os.path.abspath(p), f.sha256) for (_, p), f in zip(ts.systems, systems)],
+                       [(os.path.abspath(p), f.sha256) for p, f in zip(ts.references, refs)],
+                       bool(getattr(executor, "shared_fs", False)))
     if not executor.remote:  # here (and before a fork): each preparation once, where needed
         for _, key in todo:
             work.prepared_for(by_key[key])
+    results = run_jobs(executor, todo, work, len(refs[0].lines), lambda _: tick(ts.name))
+    return _Started(ts, metrics, nrefs, jobs, hits, keys, todo, results)
+
+
+def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
+                    tick: Callable[[str], None], store: stats_cache.StatsCache | None = None
+                    ) -> None:
+    """Collect the statistics in job order, cache them and add the cells and results."""
+    ts, metrics, nrefs, jobs, hits = (started.ts, started.metrics, started.nrefs, started.jobs,
+                                      started.hits)
     fresh = {}
-    segments = len(refs[0].lines)
-    for job, stats in zip(todo, run_jobs(executor, todo, work, segments)):
+    for job, stats in zip(started.todo, started.results):
         fresh[job] = stats
-        tick(ts.name)
         if store is not None:
-            store.store(keys[job], stats)
+            store.store(started.keys[job], stats)
     for _ in hits:
         tick(ts.name)
     cells = {job: ev.add_cell(ts.name, ts.systems[job[0]][0], hits.get(job, fresh.get(job)))
@@ -351,8 +294,17 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
 
     if executor is None:
         executor = host.component("executor", "serial")
-    for ts, metrics in plans:
-        score_test_set(cfg, ts, metrics, ev, executor, tick, store)
+    if executor.remote:
+        # a cluster gets every test set's jobs at once (each list of the record keeps its
+        # order: the results are collected test set after test set)
+        started = [start_test_set(cfg, ts, metrics, ev, executor, tick, store)
+                   for ts, metrics in plans]
+        for one in started:
+            finish_test_set(cfg, one, ev, tick, store)
+    else:  # one test set's texts in memory at a time
+        for ts, metrics in plans:
+            finish_test_set(cfg, start_test_set(cfg, ts, metrics, ev, executor, tick, store),
+                            ev, tick, store)
     if store is not None:
         ev.cache_notes = list(store.problems)
     return ev

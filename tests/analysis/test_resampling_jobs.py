@@ -15,18 +15,23 @@ from evalfw.analysis import _blocks, _default_mode as dm, resampling as rs
 
 
 class PickledSerial:
-    """A job runner that pickles every context and item, as a cluster would."""
+    """A job runner that pickles every context and item, as a cluster would, and finishes
+    the jobs last to first (results still come back in order)."""
 
     def __init__(self, parallelism: int) -> None:
         self.parallelism = parallelism
         self.jobs = 0
 
-    def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any],
-            context: Any) -> Iterator[Any]:
+    def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Any]:
         shipped = pickle.loads(pickle.dumps(context))
-        for item in items:
+        results = {}
+        for i in reversed(range(len(items))):
             self.jobs += 1
-            yield task(shipped, pickle.loads(pickle.dumps(item)))
+            results[i] = task(shipped, pickle.loads(pickle.dumps(items[i])))
+            if done is not None:
+                done(i)
+        return iter([results[i] for i in range(len(items))])
 
 
 class SumMetric:
@@ -53,8 +58,11 @@ def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelis
     local_rng, job_rng = np.random.default_rng(11), np.random.default_rng(11)
     local = dm.bootstrap_matrix(SumMetric(), named, n, local_rng)
     runner = PickledSerial(parallelism)
-    jobs = dm.bootstrap_matrix(SumMetric(), named, n, job_rng, executor=runner)
+    seen: list[int] = []
+    jobs = dm.bootstrap_matrix(SumMetric(), named, n, job_rng, executor=runner,
+                               progress=lambda done, total: seen.append(done))
     assert runner.jobs > 1
+    assert seen == sorted(seen) and seen[-1] == n  # finished resamples, in any block order
     assert jobs.tobytes() == local.tobytes()
     assert job_rng.bit_generator.state == local_rng.bit_generator.state
 
