@@ -66,3 +66,12 @@ def test_scoring_without_plugins_does_not_import_importlib_metadata():
     assert out.stdout.strip() in ("False", "True")
     if not entrypoints.maybe_present("evalfw"):
         assert out.stdout.strip() == "False"
+
+
+def test_the_metadata_backports_path_finder_keeps_the_prescan(tmp_path, monkeypatch):
+    # importing Dask installs importlib_metadata's finder; it reads the same directories
+    backport = pytest.importorskip("importlib_metadata")
+    import sys
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, backport.MetadataPathFinder()])
+    assert entrypoints.maybe_present("evalfw", [str(tmp_path)]) is False

@@ -36,7 +36,16 @@ def _standard_finders_only() -> bool:
     (importlib.metadata would ask it; the pre-scan cannot)."""
     from importlib.machinery import PathFinder
 
-    return all(f is PathFinder or not hasattr(f, "find_distributions") for f in sys.meta_path)
+    return all(f is PathFinder or not hasattr(f, "find_distributions") or _path_metadata(f)
+               for f in sys.meta_path)
+
+
+def _path_metadata(finder: object) -> bool:
+    """The ``importlib_metadata`` backport's finder (installed by importing it, as Dask does):
+    it reads the same ``*.dist-info``/``*.egg-info`` directories of the path as the standard
+    library, so the pre-scan still answers for it."""
+    kind = type(finder)
+    return kind.__module__ == "importlib_metadata" and kind.__name__ == "MetadataPathFinder"
 
 
 def maybe_present(group: str, path: list[str] | None = None) -> bool:

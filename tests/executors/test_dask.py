@@ -1,13 +1,16 @@
 """The dask executor changes no number: a run on a real cluster (a ``dask scheduler`` and two
 ``dask worker`` processes on 127.0.0.1) and on a LocalCluster equals the serial run in every
-score, statistic, p-value and interval; a worker killed mid-run leaves identical results or a
-one-line failure with nothing stored; an unreachable scheduler is a one-line error, exit 2.
+score, statistic, p-value and interval (BLEU variants and chrF; paired bootstrap, AR and
+intervals); a worker killed mid-run leaves identical results or a one-line failure with
+nothing stored; an unreachable scheduler is a one-line error, exit 2; an abandoned or
+cancelled map leaves no task on the cluster. Four systems of WMT22 de-en keep it fast.
 
 Skipped without Dask (``pip install 'evalfw[dask]'``) or without the WMT22 data.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import signal
 import socket
@@ -39,13 +42,18 @@ test_sets:
     langs: de-en
     source: {root}/de-en/src.txt
     references: {root}/de-en/ref.*.txt
-    systems: {{"*": "{root}/de-en/sys/*.txt"}}
+    systems:
+      Online-A: {root}/de-en/sys/Online-A.txt
+      Online-B: {root}/de-en/sys/Online-B.txt
+      PROMT: {root}/de-en/sys/PROMT.txt
+      LT22: {root}/de-en/sys/LT22.txt
 metrics:
   - name: bleu
   - name: bleu-floor
     smoothing: floor
   - name: bleu-intl
     tokenizer: intl
+  - name: chrf
 significance:
   baseline: Online-A
   method: both
@@ -150,14 +158,60 @@ def test_cluster_run_equals_serial_and_verifies_locally(cluster, config, serial_
     assert "all" in capsys.readouterr().out
 
 
-def test_local_cluster_with_shards_equals_serial(config, serial_record) -> None:
+def test_config_executor_with_shared_fs_equals_serial(cluster, config, serial_record) -> None:
+    address, _ = cluster
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text + f"executor: {{name: dask, address: '{address}', shared_fs: true}}\n",
+                      encoding="utf-8")
+    assert main(["run", str(config), "--quiet", "--no-cache"]) == 0
+    stored = open_run("dask", Path("runs"))
+    assert stored.record["executor"]["shared_fs"] is True
+    assert "executor" not in stored.record["config"].get("resolved", {})
+    _same_numbers(stored.record, load_segments(stored.path, stored.record), serial_record)
+
+
+def test_local_cluster_with_shards_equals_serial_and_counts_tasks(config, serial_record) -> None:
     from evalfw.executors.dask_cluster import DaskExecutor
 
     # 800-segment shards: each de-en job is split in three and its rows concatenated
     executor = DaskExecutor(workers=2, shard_segments=800)
-    outcome = run_experiment(config, store=False, cache=False, executor=executor)
+    ticks: list[tuple[int, int, str]] = []
+    outcome = run_experiment(config, store=False, cache=False, executor=executor,
+                             progress=lambda done, total, label: ticks.append((done, total, label)))
     assert outcome.record["executor"]["workers"] == 2
     _same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
+    scoring = [t for t in ticks if t[2] == "de-en"]  # one tick per cell, shards all done
+    cells = len(outcome.evaluation.cells)
+    assert [d for d, _, _ in scoring] == list(range(1, cells + 1)) and scoring[-1][1] == cells
+    assert any(label.startswith("significance de-en/chrf") for _, _, label in ticks)
+
+
+def test_an_abandoned_or_cancelled_map_leaves_no_task(cluster) -> None:
+    from evalfw.executors.dask_cluster import ClusterError, DaskExecutor
+
+    address, _ = cluster
+    with DaskExecutor(address=address) as executor:
+        # task(context, item) = time.sleep(item): importable on the workers as it is
+        results = executor.map(operator.call, [0.3] * 30, time.sleep)
+        next(results)
+        results.close()  # what Ctrl-C does to the consuming loop
+        _until_idle(executor)
+        results = executor.map(operator.call, [0.3] * 30, time.sleep)
+        executor.cancel()  # what Ctrl-C does to the other tables' threads
+        with pytest.raises(ClusterError, match="cancelled"):
+            list(results)
+        _until_idle(executor)
+
+
+def _until_idle(executor) -> None:
+    deadline = time.monotonic() + 10
+    count = -1
+    while time.monotonic() < deadline:
+        count = executor._client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+        if count == 0:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{count} task(s) still on the scheduler")
 
 
 def test_a_worker_killed_mid_run_gives_the_same_numbers_or_one_line(cluster, config,
