@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import tempfile
 import time
 from pathlib import Path
@@ -61,6 +62,35 @@ def _noop(context: Any, item: int) -> int:
     return item
 
 
+def _measured(base: type) -> type:
+    """``base`` (the Dask executor) also counting the pickled bytes each map moves: the
+    context once per worker, each item to a worker and each result back, by task name."""
+
+    class Measured(base):  # type: ignore[misc, valid-type]
+        moved: dict[str, dict[str, int]] = {}
+
+        def map(self, task: Any, items: Any, context: Any, done: Any = None) -> Any:
+            row = self.moved.setdefault(task.__name__, {"tasks": 0, "context": 0, "items": 0,
+                                                        "results": 0, "maps": 0})
+            row["maps"] += 1
+            row["tasks"] += len(items)
+            row["context"] += len(pickle.dumps(context)) * self.parallelism
+            row["items"] += sum(len(pickle.dumps(item)) for item in items)
+            for result in super().map(task, items, context, done):
+                row["results"] += len(pickle.dumps(result))
+                yield result
+
+    return Measured
+
+
+def _per_task(moved: dict[str, dict[str, int]]) -> dict[str, dict[str, float]]:
+    return {name: {"tasks": r["tasks"], "maps": r["maps"],
+                   "item_and_result_bytes": (r["items"] + r["results"]) / r["tasks"],
+                   "context_bytes_per_task": r["context"] / r["tasks"],
+                   "context_bytes_per_map_and_worker": r["context"] / r["maps"] / 2}
+            for name, r in moved.items()}
+
+
 def _numbers(outcome: Any) -> tuple[Any, ...]:
     record = outcome.record
     arrays = {k: v.tobytes() for k, v in outcome.evaluation.arrays.items()}
@@ -85,6 +115,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--tasks", type=int, default=400, help="no-op tasks for the overhead")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--shared-fs", action="store_true",
+                        help="count the bytes with shared_fs: true (workers read the files)")
     args = parser.parse_args()
     sets = "".join(TEST_SET.format(pair=p, tok=t, root=args.data) for p, t in PAIRS.items())
     work = Path(tempfile.mkdtemp(prefix="dask-sweep-"))
@@ -111,6 +143,9 @@ def main() -> int:
         overhead = (time.perf_counter() - started) / args.tasks
     finally:
         executor.close()
+    measured = _measured(DaskExecutor)(workers=args.workers, shared_fs=args.shared_fs)
+    with measured:  # an untimed run: pickling to count bytes costs time
+        _timed(config, measured)
     tables = len(PAIRS) * 3
     systems = sum(len(list((args.data / p / "sys").glob("*.txt"))) for p in PAIRS)
     out = {
@@ -119,9 +154,15 @@ def main() -> int:
         "speedup": min(serial) / min(cluster),
         "speedup_with_start": min(serial) / (min(cluster) + startup),
         "overhead_ms_per_task": overhead * 1000, "identical": identical,
+        "tasks": {k: v["tasks"] for k, v in measured.moved.items()},
     }
     for key, value in out.items():
         print(f"{key:>22}: {value:.3f}" if isinstance(value, float) else f"{key:>22}: {value}")
+    moved = _per_task(measured.moved)
+    print(f"bytes moved (pickled; shared_fs={args.shared_fs}):")
+    for name, row in moved.items():
+        print(f"  {name}: " + ", ".join(f"{k} {v:,.0f}" for k, v in row.items()))
+    out["bytes"] = moved
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     return 0 if identical else 1

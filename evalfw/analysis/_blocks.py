@@ -41,6 +41,9 @@ class Mapper(Protocol):
 
 #: jobs per thread of the cluster, so a slow worker does not hold the last block alone
 JOBS_PER_THREAD = 4
+#: but no job under this many rows: a task costs a few milliseconds on a cluster, about what
+#: 64 bootstrap rows of a dozen systems take to score
+MIN_JOB_ROWS = 64
 
 Draw = Callable[[np.random.Generator, int, int], np.ndarray]
 
@@ -57,7 +60,7 @@ def draw_mask(rng: np.random.Generator, segments: int, rows: int) -> np.ndarray:
 
 def job_rows(segments: int, n: int, parallelism: int, multiple: int = 1) -> int:
     """Rows per job: enough jobs to keep every thread busy, never more than a local block."""
-    want = math.ceil(n / max(1, parallelism * JOBS_PER_THREAD))
+    want = max(MIN_JOB_ROWS, math.ceil(n / max(1, parallelism * JOBS_PER_THREAD)))
     want = multiple * math.ceil(want / multiple)
     return max(multiple, min(want, rs.block_rows(segments, multiple)))
 
