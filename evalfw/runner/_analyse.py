@@ -22,7 +22,6 @@ Drill-down texts and sentence exports are :mod:`evalfw.runner._drilldown`.
 from __future__ import annotations
 
 import functools
-import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from evalfw.analysis.buckets import bucketed_analysis
 from evalfw.analysis import significance as sig
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult, apply_holm
 from evalfw.errors import ConfigError, EvalfwError, suggest
+from evalfw.runner import _side_by_side as side_by_side
 from evalfw.runner._evaluate import build_metrics
 
 if TYPE_CHECKING:
@@ -166,16 +166,6 @@ def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
 # ----------------------------------------------------------------------------- analysis
 
 
-def _serialised(progress: Progress) -> Progress:
-    lock = threading.Lock()
-
-    def call(done: int, total: int, label: str) -> None:
-        with lock:
-            progress(done, total, label)
-
-    return call
-
-
 def _ticker(progress: Progress | None, label: str) -> Callable[[int, int], None] | None:
     if progress is None:
         return None
@@ -268,28 +258,6 @@ class Analysis:
     files: dict[str, str]
 
 
-def _each(calls: list[Callable[..., dict[str, Any]]], executor: Executor | None
-          ) -> list[dict[str, Any]]:
-    """Every table's analysis, in order. On a cluster the tables run side by side from
-    threads here, so one table's client-side draws and gathering overlap the others'
-    blocks on the workers (each table has its own generator: the numbers do not change)."""
-    if executor is None or not executor.remote or executor.parallelism < 2 or len(calls) < 2:
-        return [call() for call in calls]
-    from concurrent.futures import ThreadPoolExecutor
-
-    pool = ThreadPoolExecutor(min(len(calls), 2 * executor.parallelism, 32))
-    try:
-        return list(pool.map(lambda call: call(), calls))
-    except BaseException:
-        # Ctrl-C (or a table's failure) reaches this thread only: the other tables' threads
-        # wait on the cluster, so their tasks are cancelled there, which ends them too
-        pool.shutdown(wait=False, cancel_futures=True)
-        executor.cancel()
-        raise
-    finally:
-        pool.shutdown(wait=True)
-
-
 def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
             progress: Progress | None = None, executor: Executor | None = None) -> Analysis:
     """Everything of the module docstring, plus drill-down texts and sentence exports
@@ -297,7 +265,7 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
     from evalfw.runner import _drilldown as drilldown
 
     if progress is not None and executor is not None and executor.remote:
-        progress = _serialised(progress)  # tables may report from several threads
+        progress = side_by_side.serialised(progress)  # tables may report from several threads
     # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of resamples
     # and segments would repeat the warnings the scoring already showed once
     with warnings.catch_warnings():
@@ -307,7 +275,7 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
             ts.name, label, progress,
             lambda ts=ts: drilldown.text_lengths(ts, ev, plan.settings.baseline), executor)
             for ts in cfg.test_sets for label in plan.metrics]
-        tables = _each(calls, executor)
+        tables = side_by_side.each(calls, executor)
         if plan.settings.correction == "holm":
             correct(tables)
         plan.tables = tables
