@@ -17,6 +17,7 @@ against about ten times that to count and score them.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -97,6 +98,24 @@ def restored(rng: np.random.Generator, state: dict[str, Any]) -> np.random.Gener
     return np.random.Generator(bits)
 
 
+class Product:
+    """``exact_product(weights, rows)`` for many blocks of weights and the same ``rows``: the
+    table's float64 copy and column bound are made once, not per block (the same values)."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.rows = rows
+        self.exact = rows.dtype.kind != "f"
+        self.floats = rows.astype(np.float64) if self.exact else rows
+        self.bound = float(np.abs(rows).sum(axis=0).max(initial=0)) if self.exact else 0.0
+
+    def times(self, weights: np.ndarray) -> np.ndarray:
+        if not self.exact:
+            return weights @ self.rows
+        if self.bound * float(weights.max(initial=0)) < float(1 << 53):
+            return np.rint(weights @ self.floats).astype(np.int64)
+        return weights.astype(np.int64) @ self.rows
+
+
 @dataclass(eq=False)
 class BootstrapWork:
     """What every bootstrap job of one analysis shares (shipped once per worker)."""
@@ -105,12 +124,17 @@ class BootstrapWork:
     columns: list[rs.Columns]
     kind: np.random.Generator
 
+    @functools.cached_property
+    def product(self) -> Product:
+        return Product(rs.stack(self.columns))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "product"}  # made where used
+
     def scores(self, idx: np.ndarray) -> np.ndarray:
         """(rows, systems) scores of the resamples ``idx`` (the local loop's body)."""
         segments = self.columns[0].segments
-        table = rs.stack(self.columns)
-        sums = rs.split(rs.exact_product(rs.count_matrix(idx, segments), table),
-                        len(self.columns))
+        sums = rs.split(self.product.times(rs.count_matrix(idx, segments)), len(self.columns))
         out = np.empty((len(idx), len(self.columns)), dtype=np.float64)
         for k, cols in enumerate(self.columns):
             last = None if cols.last is None else cols.last[idx[:, -1]]
@@ -135,12 +159,18 @@ def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
     return np.concatenate(parts, axis=0)
 
 
+def ar_deltas(pairs: Sequence[tuple[rs.Columns, rs.Columns]]) -> Product:
+    """What a mask block multiplies: each pair's row differences, side by side."""
+    return Product(rs.stack([rs.Columns(a.sums - b.sums, None) for a, b in pairs]))
+
+
 def ar_block_counts(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
-                    observed: Sequence[float], mask: np.ndarray) -> list[int]:
-    """Exceedances of each pair in one block of masks."""
+                    observed: Sequence[float], mask: np.ndarray,
+                    deltas: Product | None = None) -> list[int]:
+    """Exceedances of each pair in one block of masks (``deltas``: :func:`ar_deltas`)."""
     segments = mask.shape[1]
-    deltas = rs.stack([rs.Columns(a.sums - b.sums, None) for a, b in pairs])
-    moved = rs.split(rs.exact_product(mask.astype(np.float64), deltas), len(pairs))
+    deltas = deltas or ar_deltas(pairs)
+    moved = rs.split(deltas.times(mask.astype(np.float64)), len(pairs))
     counts = []
     for k, (a, b) in enumerate(pairs):
         last_a = last_b = None
@@ -165,12 +195,19 @@ class ArWork:
     observed: list[float]
     kind: np.random.Generator
 
+    @functools.cached_property
+    def deltas(self) -> Product:
+        return ar_deltas(self.pairs)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "deltas"}  # made where used
+
 
 def ar_job(work: ArWork, item: tuple[dict[str, Any], int]) -> list[int]:
     state, rows = item
     segments = work.pairs[0][0].segments
     mask = draw_mask(restored(work.kind, state), segments, rows)
-    return ar_block_counts(work.metric, work.pairs, work.observed, mask)
+    return ar_block_counts(work.metric, work.pairs, work.observed, mask, work.deltas)
 
 
 def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
@@ -189,5 +226,6 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
 
 
 __all__ = [
-    "ar_block_counts", "ar_exceedances", "bootstrap_matrix", "job_rows", "Mapper", "restored", "walk",
+    "ar_block_counts", "ar_deltas", "ar_exceedances", "bootstrap_matrix", "job_rows", "Mapper",
+    "Product", "restored", "walk",
 ]

@@ -111,8 +111,9 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
         return _blocks.ar_exceedances(metric, pairs, observed, n, rng, executor, progress)
     counts = [0] * len(pairs)
     done = 0
+    deltas = _blocks.ar_deltas(pairs)
     for mask in rs.mask_blocks(rng, segments, n):
-        block = _blocks.ar_block_counts(metric, pairs, observed, mask)
+        block = _blocks.ar_block_counts(metric, pairs, observed, mask, deltas)
         counts = [a + b for a, b in zip(counts, block)]
         done += len(mask)
         _tick(progress, done, n)

@@ -16,6 +16,7 @@ starts as fast without the extra and fails with one line naming the install comm
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
@@ -135,8 +136,11 @@ class DaskExecutor(Executor):
             return
         workers = self.options["workers"] or os.cpu_count() or 1
         # processes, one thread each: the statistics are Python code that holds the GIL
+        # its workers share this terminal: only errors, not the warnings Ctrl-C's cancelled
+        # tasks log there
         self._cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                     host="127.0.0.1", dashboard_address=None)
+                                     host="127.0.0.1", dashboard_address=None,
+                                     silence_logs=logging.ERROR)
         self._client = Client(self._cluster, set_as_default=False)
         self._measure()
 

@@ -297,10 +297,14 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
     if executor.remote:
         # a cluster gets every test set's jobs at once (each list of the record keeps its
         # order: the results are collected test set after test set)
-        started = [start_test_set(cfg, ts, metrics, ev, executor, tick, store)
-                   for ts, metrics in plans]
-        for one in started:
-            finish_test_set(cfg, one, ev, tick, store)
+        try:
+            started = [start_test_set(cfg, ts, metrics, ev, executor, tick, store)
+                       for ts, metrics in plans]
+            for one in started:
+                finish_test_set(cfg, one, ev, tick, store)
+        except BaseException:  # Ctrl-C or a failure: the later test sets' tasks stop too
+            executor.cancel()
+            raise
     else:  # one test set's texts in memory at a time
         for ts, metrics in plans:
             finish_test_set(cfg, start_test_set(cfg, ts, metrics, ev, executor, tick, store),
