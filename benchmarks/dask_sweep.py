@@ -11,7 +11,10 @@ present in every pair. It runs serially and on the cluster (wall time of ``run_e
 the cluster is started before the clock and its start is reported separately) and checks the
 two records' numbers are identical. The overhead is the wall time per task of ``map`` over
 no-op tasks on the same cluster (scatter included), minus nothing: it is what a task costs
-beyond its own work. Needs ``pip install 'evalfw[dask]'``.
+beyond its own work. CPU seconds (this process, plus the workers' on the cluster) are reported
+too: on a shared machine they depend much less on the other jobs than wall time. An untimed
+run counts the pickled bytes each task and map moves (``--shared-fs``: as workers that read
+the files themselves). Needs ``pip install 'evalfw[dask]'``.
 """
 
 from __future__ import annotations
@@ -105,6 +108,15 @@ def _timed(config: Path, executor: Any) -> tuple[float, Any]:
     return time.perf_counter() - started, outcome
 
 
+def _cpu(executor: Any = None) -> float:
+    """CPU seconds of this process, plus the workers' when ``executor`` is a started cluster
+    (wall time on a shared machine depends on its other jobs; CPU time much less)."""
+    own = time.process_time()
+    if executor is None:
+        return own
+    return own + sum(executor._client.run(time.process_time).values())
+
+
 def main() -> int:
     from evalfw.executors.dask_cluster import DaskExecutor
     from evalfw.executors.local import Serial
@@ -124,19 +136,23 @@ def main() -> int:
     config.write_text(CONFIG.format(test_sets=sets, baseline=BASELINE), encoding="utf-8")
     os.chdir(work)
 
-    serial = []
+    serial, serial_cpu = [], []
     for _ in range(args.repeat):
+        cpu = _cpu()
         seconds, reference = _timed(config, Serial())
         serial.append(seconds)
+        serial_cpu.append(_cpu() - cpu)
     started = time.perf_counter()
     executor = DaskExecutor(workers=args.workers)
     executor.start()
     startup = time.perf_counter() - started
     try:
-        cluster = []
+        cluster, cluster_cpu = [], []
         for _ in range(args.repeat):
+            cpu = _cpu(executor)
             seconds, outcome = _timed(config, executor)  # started above: stays up
             cluster.append(seconds)
+            cluster_cpu.append(_cpu(executor) - cpu)
         identical = _numbers(outcome) == _numbers(reference)
         started = time.perf_counter()
         assert list(executor.map(_noop, range(args.tasks), None)) == list(range(args.tasks))
@@ -153,6 +169,7 @@ def main() -> int:
         "serial_s": min(serial), "cluster_s": min(cluster), "cluster_start_s": startup,
         "speedup": min(serial) / min(cluster),
         "speedup_with_start": min(serial) / (min(cluster) + startup),
+        "serial_cpu_s": min(serial_cpu), "cluster_cpu_s": min(cluster_cpu),
         "overhead_ms_per_task": overhead * 1000, "identical": identical,
         "tasks": {k: v["tasks"] for k, v in measured.moved.items()},
     }

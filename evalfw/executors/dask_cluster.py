@@ -5,10 +5,12 @@ without an address, a LocalCluster of ``workers`` processes (default: one per co
 127.0.0.1 for this run only. The config form is ``executor: {name: dask, address: ...}``.
 
 What moves: the client reads every input and *scatters* each test set's work (texts, metric
-definitions) once to every worker; a job is then a few bytes (system, statistics key, shard)
-and its result the statistics rows. Workers prepare the references themselves, once per
-reference set and process (:func:`evalfw.runner._evaluate.prepared_references`). With
-``shared_fs: true`` the cluster is declared to see the client's paths, which the record notes.
+definitions) once (Dask replicates it to every worker); a job is then a few bytes (system,
+statistics key, shard) and its result the statistics rows. With ``shared_fs: true`` the work
+names each file by absolute path and sha256 instead, and the workers read the files. Workers
+prepare the references themselves, once per reference set and process
+(:func:`evalfw.runner._jobs.prepared_references`). Resampling blocks travel as generator
+states (:mod:`evalfw.analysis._blocks`).
 
 Dask is imported when the executor starts, not when evalfw imports this module, so evalfw
 starts as fast without the extra and fails with one line naming the install command.
@@ -50,8 +52,9 @@ def _outcome(future: Any) -> Any:
             "check the workers' memory and logs, then run again") from None
     except CancelledError:
         raise ClusterError(
-            "the Dask scheduler cancelled a job (the connection to it was lost); nothing was "
-            "stored; check the scheduler, then run again") from None
+            "a job was cancelled on the Dask cluster (the run was interrupted, or the "
+            "connection to the scheduler was lost); nothing was stored; check the scheduler, "
+            "then run again") from None
 
 
 class DaskExecutor(Executor):
@@ -135,9 +138,9 @@ class DaskExecutor(Executor):
             self._measure()
             return
         workers = self.options["workers"] or os.cpu_count() or 1
-        # processes, one thread each: the statistics are Python code that holds the GIL
-        # its workers share this terminal: only errors, not the warnings Ctrl-C's cancelled
-        # tasks log there
+        # processes, one thread each: the statistics are Python code that holds the GIL. The
+        # workers share this terminal: they log only errors, not the warnings of the tasks
+        # Ctrl-C cancels
         self._cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                      host="127.0.0.1", dashboard_address=None,
                                      silence_logs=logging.ERROR)
