@@ -64,6 +64,9 @@ significance:
 #: every bound on waiting, in seconds: a hung cluster fails the test instead of CI
 START_TIMEOUT = 30
 RUN_TIMEOUT = 60
+#: a test still running after this long is a hang: the test process dumps its threads and
+#: exits; the cluster's processes then end themselves (idle scheduler, orphaned workers)
+HANG_TIMEOUT = 180
 
 
 def _free_port() -> int:
@@ -80,7 +83,18 @@ def _spawn(*args: str) -> subprocess.Popen[bytes]:
 def _worker(address: str) -> subprocess.Popen[bytes]:
     # no nanny: killing the process loses the worker, as a crashed machine would
     return _spawn("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-                  "--no-dashboard", "--host", "127.0.0.1")
+                  "--no-dashboard", "--host", "127.0.0.1", "--death-timeout", "60")
+
+
+@pytest.fixture(autouse=True)
+def _bounded() -> Iterator[None]:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(HANG_TIMEOUT, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
@@ -105,7 +119,7 @@ def cluster() -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
     """A scheduler and two single-thread workers on 127.0.0.1, stopped after the module."""
     address = f"tcp://127.0.0.1:{_free_port()}"
     procs = [_spawn("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
-                    address.rsplit(":", 1)[1], "--no-dashboard")]
+                    address.rsplit(":", 1)[1], "--no-dashboard", "--idle-timeout", "300")]
     try:
         procs += [_worker(address), _worker(address)]
         _wait_for_workers(address, 2)
