@@ -124,8 +124,9 @@ def cluster() -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
         procs += [_worker(address), _worker(address)]
         _wait_for_workers(address, 2)
         yield address, procs
-    finally:
-        _stop(procs)
+    finally:  # the workers first: they leave while their scheduler still answers
+        _stop(procs[1:])
+        _stop(procs[:1])
 
 
 @pytest.fixture
@@ -182,6 +183,8 @@ def test_config_executor_with_shared_fs_equals_serial(cluster, config, serial_re
     assert stored.record["executor"]["shared_fs"] is True
     assert "executor" not in stored.record["config"].get("resolved", {})
     _same_numbers(stored.record, load_segments(stored.path, stored.record), serial_record)
+    # the config names a cluster; verify still re-runs here, serially
+    assert main(["verify", "dask", "--data-root", str(need_wmt22())]) == 0
 
 
 def test_local_cluster_with_shards_equals_serial_and_counts_tasks(config, serial_record) -> None:
