@@ -193,8 +193,12 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     jobs = [(s, key) for s in range(len(systems)) for key in by_key]
     keys, hits = _cached(store, jobs, by_key, inputs)
     todo = [job for job in jobs if job not in hits]
+    # the source and score columns travel to workers only for metrics that read them
+    wants = any(m.wants_context for m in by_key.values())
     work = TestSetWork([f.lines for f in systems], by_key, {},
-                       [inputs.context(ts, s) for s in range(len(systems))],
+                       [inputs.context(ts, s) if wants else
+                        SegmentContext(ts.name, ts.systems[s][0], ts.langs)
+                        for s in range(len(systems))],
                        [f.lines for f in refs], "|".join(f.sha256 for f in refs),
                        [(os.path.abspath(p), f.sha256) for (_, p), f in zip(ts.systems, systems)],
                        [(os.path.abspath(p), f.sha256) for p, f in zip(ts.references, refs)],
