@@ -47,6 +47,8 @@ class TestSetWork:
     reference_files: list[FileRef] = field(default_factory=list)
     #: pickle paths instead of texts (the workers read the files)
     shared_fs: bool = False
+    #: unpickled in another process (a worker), which keeps preparations across tasks
+    on_worker: bool = False
 
     def hypotheses(self, system: int) -> list[str]:
         if self.systems is None:
@@ -66,13 +68,16 @@ class TestSetWork:
         refs = self.reference_texts()
         if rows is not None:
             refs = [r[rows[0]:rows[1]] for r in refs]
-        found = prepared_references(metric, refs, (self.references_digest, key, rows))
+        if self.on_worker:  # kept for the worker's later tasks, of this run or the next
+            found = prepared_references(metric, refs, (self.references_digest, key, rows))
+        else:  # here: held by this work only, released with it
+            found = metric.prepare_references(refs)
         if rows is None:
             self.prepared[key] = found
         return found
 
     def __getstate__(self) -> dict[str, Any]:
-        state = {**self.__dict__, "prepared": {}}
+        state = {**self.__dict__, "prepared": {}, "on_worker": True}
         if self.shared_fs:  # the worker reads the files: ship their names only
             state.update(systems=None, references=None)
         return state
