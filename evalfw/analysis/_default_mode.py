@@ -24,7 +24,7 @@ import numpy as np
 
 from typing import TYPE_CHECKING
 
-from evalfw.analysis import resampling as rs
+from evalfw.analysis import _blocks, resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 
 if TYPE_CHECKING:
@@ -45,9 +45,15 @@ def corpus_scores(metric: Metric, named: Named) -> list[float]:
 
 
 def bootstrap_matrix(metric: Metric, named: Named, n: int, rng: np.random.Generator,
-                     progress: Progress | None = None) -> np.ndarray:
-    """(n, systems) resampled scores; every system sees the same resamples."""
+                     progress: Progress | None = None,
+                     executor: _blocks.Mapper | None = None) -> np.ndarray:
+    """(n, systems) resampled scores; every system sees the same resamples. With an
+    ``executor`` its blocks are jobs there, drawing the same resamples
+    (:mod:`evalfw.analysis._blocks`)."""
     segments = rs.check_aligned(named)
+    if executor is not None:
+        return _blocks.bootstrap_matrix(metric, [c for _, c in named], n, rng, executor,
+                                        progress)
     table = rs.stack([c for _, c in named])
     out = np.empty((n, len(named)), dtype=np.float64)
     done = 0
@@ -95,26 +101,20 @@ def bootstrap_comparison(name: str, base: str, sys_s: np.ndarray, base_s: np.nda
 
 def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
                    observed: Sequence[float], n: int, rng: np.random.Generator,
-                   progress: Progress | None = None) -> list[int]:
+                   progress: Progress | None = None,
+                   executor: _blocks.Mapper | None = None) -> list[int]:
     """For each (a, b) pair: trials whose |score(A) - score(B)| >= observed, where pseudo-system
-    A takes a's segment where the shared mask is true and b's elsewhere, B the complement."""
+    A takes a's segment where the shared mask is true and b's elsewhere, B the complement.
+    With an ``executor`` its blocks are jobs there, on the same masks."""
     segments = rs.check_aligned([(str(i), c) for pair in pairs for i, c in enumerate(pair)])
-    deltas = rs.stack([rs.Columns(a.sums - b.sums, None) for a, b in pairs])
+    if executor is not None:
+        return _blocks.ar_exceedances(metric, pairs, observed, n, rng, executor, progress)
     counts = [0] * len(pairs)
     done = 0
+    deltas = _blocks.ar_deltas(pairs)
     for mask in rs.mask_blocks(rng, segments, n):
-        moved = rs.split(rs.exact_product(mask.astype(np.float64), deltas), len(pairs))
-        for k, (a, b) in enumerate(pairs):
-            last_a = last_b = None
-            if a.last is not None and b.last is not None:
-                take_a = mask[:, -1:]
-                last_a = np.where(take_a, a.last[-1], b.last[-1])
-                last_b = np.where(take_a, b.last[-1], a.last[-1])
-            shuf_a = b.sums.sum(axis=0) + moved[k]
-            shuf_b = a.sums.sum(axis=0) - moved[k]
-            diff = np.abs(metric.score_rows(shuf_a, last_a, segments)
-                          - metric.score_rows(shuf_b, last_b, segments))
-            counts[k] += int(np.sum(diff >= observed[k]))
+        block = _blocks.ar_block_counts(metric, pairs, observed, mask, deltas)
+        counts = [a + b for a, b in zip(counts, block)]
         done += len(mask)
         _tick(progress, done, n)
     return counts
@@ -122,11 +122,13 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
 
 def ar_comparisons(metric: Metric, pairs: Sequence[tuple[tuple[str, rs.Columns], tuple[str, rs.Columns]]],
                    n: int, rng: np.random.Generator, seed: int,
-                   progress: Progress | None = None) -> list[ComparisonResult]:
+                   progress: Progress | None = None,
+                   executor: _blocks.Mapper | None = None) -> list[ComparisonResult]:
     """One AR result per (system, baseline) pair, all pairs on shared masks."""
     scores = [corpus_scores(metric, [s, b]) for s, b in pairs]
     observed = [abs(s - b) for s, b in scores]
-    counts = ar_exceedances(metric, [(b[1], s[1]) for s, b in pairs], observed, n, rng, progress)
+    counts = ar_exceedances(metric, [(b[1], s[1]) for s, b in pairs], observed, n, rng, progress,
+                            executor)
     return [
         ComparisonResult(s[0], b[0], "ar", "default", n, seed, sc, bc, sc - bc, (c + 1) / (n + 1))
         for (s, b), (sc, bc), c in zip(pairs, scores, counts)

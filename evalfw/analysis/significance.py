@@ -44,6 +44,7 @@ from evalfw.analysis.results import METHODS, MODES, ComparisonResult, Confidence
 from evalfw.errors import ConfigError, suggest
 
 if TYPE_CHECKING:
+    from evalfw.analysis._blocks import Mapper
     from evalfw.metrics.base import Metric
 
 #: statistics rows of one system (n_segments, k)
@@ -113,8 +114,9 @@ def _named(metric: Metric, stats_by_system: Mapping[str, Stats]) -> list[tuple[s
 def confidence_intervals(stats_by_system: Mapping[str, Stats], metric: Metric,
                          n: int = 1000, seed: int | str | None = None, mode: str = "default",
                          level: float = 0.95, progress: dm.Progress | None = None,
-                         ) -> list[ConfidenceResult]:
-    """Bootstrap interval of each system's score (sacreBLEU mode: each as ``--confidence``)."""
+                         executor: Mapper | None = None) -> list[ConfidenceResult]:
+    """Bootstrap interval of each system's score (sacreBLEU mode: each as ``--confidence``).
+    ``executor``: where default-mode blocks of resamples run (the numbers do not change)."""
     _check(mode)
     n = _n(n, "bootstrap")
     named = _named(metric, stats_by_system)
@@ -122,7 +124,8 @@ def confidence_intervals(stats_by_system: Mapping[str, Stats], metric: Metric,
         seed_s = sm.read_seed(seed)
         return [sm.confidence(metric, cols, n, seed_s, system=name) for name, cols in named]
     value = default_seed(seed)
-    matrix = dm.bootstrap_matrix(metric, named, n, np.random.default_rng(value), progress)
+    matrix = dm.bootstrap_matrix(metric, named, n, np.random.default_rng(value), progress,
+                                 executor)
     observed = dm.corpus_scores(metric, named)
     return dm.confidence(named, matrix, observed, level, value)
 
@@ -137,8 +140,10 @@ def confidence_interval(stats: Stats, metric: Metric, n: int = 1000,
 def paired_analysis(stats_by_system: Mapping[str, Stats], baseline: str, metric: Metric,
                     method: str = "bootstrap", n: int | None = None,
                     seed: int | str | None = None, mode: str = "default", level: float = 0.95,
-                    progress: dm.Progress | None = None) -> PairedOutcome:
-    """Paired test of every other system against ``baseline`` (a key of ``stats_by_system``)."""
+                    progress: dm.Progress | None = None,
+                    executor: Mapper | None = None) -> PairedOutcome:
+    """Paired test of every other system against ``baseline`` (a key of ``stats_by_system``);
+    ``executor`` as in :func:`confidence_intervals`."""
     _check(mode, method)
     if baseline not in stats_by_system:
         raise ConfigError(f"baseline '{baseline}' is not among the systems"
@@ -157,9 +162,10 @@ def paired_analysis(stats_by_system: Mapping[str, Stats], baseline: str, metric:
     value = default_seed(seed)
     rng = np.random.default_rng(value)
     if method == "ar":
-        comps = dm.ar_comparisons(metric, [(o, base) for o in others], n, rng, value, progress)
+        comps = dm.ar_comparisons(metric, [(o, base) for o in others], n, rng, value, progress,
+                                  executor)
         return PairedOutcome(method, mode, n, value, None, tuple(comps))
-    matrix = dm.bootstrap_matrix(metric, named, n, rng, progress)
+    matrix = dm.bootstrap_matrix(metric, named, n, rng, progress, executor)
     observed = dm.corpus_scores(metric, named)
     intervals = dm.confidence(named, matrix, observed, level, value)
     b = [name for name, _ in named].index(baseline)
@@ -179,7 +185,8 @@ def paired_test(stats_by_system: Mapping[str, Stats], baseline: str, metric: Met
 
 def all_pairs(stats_by_system: Mapping[str, Stats], metric: Metric,
               method: str = "bootstrap", n: int | None = None, seed: int | str | None = None,
-              level: float = 0.95, progress: dm.Progress | None = None) -> PairedOutcome:
+              level: float = 0.95, progress: dm.Progress | None = None,
+              executor: Mapper | None = None) -> PairedOutcome:
     """Every pair of systems (default mode): the later-listed system of each pair is tested
     against the earlier one, all on one shared stream of resamples or masks."""
     _check("default", method)
@@ -190,9 +197,9 @@ def all_pairs(stats_by_system: Mapping[str, Stats], metric: Metric,
     pairs = list(combinations(range(len(named)), 2))
     if method == "ar":
         comps = dm.ar_comparisons(metric, [(named[j], named[i]) for i, j in pairs], n, rng, value,
-                                  progress)
+                                  progress, executor)
         return PairedOutcome(method, "default", n, value, None, tuple(comps))
-    matrix = dm.bootstrap_matrix(metric, named, n, rng, progress)
+    matrix = dm.bootstrap_matrix(metric, named, n, rng, progress, executor)
     observed = dm.corpus_scores(metric, named)
     comps = [dm.bootstrap_comparison(named[j][0], named[i][0], matrix[:, j], matrix[:, i],
                                      observed[j], observed[i], level, value) for i, j in pairs]

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 import warnings
+from typing import Any
 
 from evalfw.cli._options import add_format, host_for, render, write
 from evalfw.config import add_set_option
@@ -16,6 +17,7 @@ EPILOG = """examples:
   evalfw run configs/wmt.yaml
   evalfw run configs/wmt.yaml --set data_root=../shared/data/wmt22 --jobs 4
   evalfw run configs/wmt.yaml --format latex --quiet
+  evalfw run configs/wmt.yaml --executor dask --scheduler tcp://10.0.0.5:8786
 
 Writes runs/<experiment>/<version>/ (record.json, segments.npz and the config's reports) and
 prints the results table (or --format) on stdout. Progress, data warnings and the version's
@@ -32,6 +34,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="no progress (bar or stage lines), warnings or storage note on stderr")
     parser.add_argument("--jobs", "-j", type=LIMITS["jobs"].argtype(), default=1, metavar="N",
                         help="score systems in N processes (results are identical)")
+    parser.add_argument("--executor", metavar="NAME",
+                        help="where jobs run: serial, processes (what --jobs picks) or dask "
+                             "(needs pip install 'evalfw[dask]'); default: the config's "
+                             "executor:, else by --jobs")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="the Dask scheduler to use, e.g. tcp://HOST:8786 (implies "
+                             "--executor dask; without it dask starts a local cluster)")
     parser.add_argument("--no-cache", action="store_true",
                         help="recompute every statistic instead of reusing cached ones of "
                              "unchanged inputs (cache: <output_dir>/.cache, or $EVALFW_CACHE_DIR)")
@@ -47,7 +56,26 @@ def command_line(args: argparse.Namespace) -> list[str]:
         argv += ["--format", args.format]
     if args.jobs != 1:
         argv += ["--jobs", str(args.jobs)]
+    if args.executor:
+        argv += ["--executor", args.executor]
+    if args.scheduler:
+        argv += ["--scheduler", args.scheduler]
     return argv
+
+
+def executor_for(args: argparse.Namespace) -> Any:
+    """The executor the options choose (None: the config's, else by --jobs)."""
+    name = args.executor or ("dask" if args.scheduler else None)
+    if name is None:
+        return None
+    if args.scheduler and name != "dask":
+        from evalfw.errors import ConfigError
+
+        raise ConfigError(f"--scheduler applies to --executor dask, not '{name}'; drop one")
+    options = {"address": args.scheduler} if args.scheduler else {}
+    if name == "processes":
+        options = {"workers": max(args.jobs, 2)}
+    return host_for(args).component("executor", name, options)
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -61,7 +89,7 @@ def execute(args: argparse.Namespace) -> int:
                 warnings.simplefilter("ignore")
             outcome = run_experiment(args.config, args.overrides, host=host_for(args),
                                      progress=bar, argv=command_line(args), jobs=args.jobs,
-                                     cache=not args.no_cache)
+                                     executor=executor_for(args), cache=not args.no_cache)
     finally:
         if bar:
             bar.close()
@@ -81,4 +109,4 @@ def execute(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["command_line", "configure", "EPILOG", "execute", "HELP"]
+__all__ = ["command_line", "configure", "EPILOG", "execute", "executor_for", "HELP"]

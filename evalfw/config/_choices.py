@@ -74,6 +74,10 @@ def check_reports(host: PluginHost, reports: Sequence[Any], loc: Locations) -> N
         check_choice(host, "reporter", report, (), LocatedChecker(loc, ("reports", i)))
 
 
+def check_executor(host: PluginHost, value: Any, loc: Locations) -> None:
+    check_choice(host, "executor", value, (), LocatedChecker(loc, ("executor",)))
+
+
 def check_tokenizer(host: PluginHost, value: Any, path: KeyPath, loc: Locations) -> None:
     check_choice(host, "tokenizer", value, (), LocatedChecker(loc, path))
 

@@ -109,6 +109,10 @@ def validate_config(
             choices.check_tokenizer(host, ts["tokenizer"], ("test_sets", i, "tokenizer"), loc)
     reports = data.setdefault("reports", ["table"])
     choices.check_reports(host, reports, loc)
+    # where jobs run changes no number: kept out of the hashed config, named in the record
+    executor = data.pop("executor", None)
+    if executor is not None:
+        choices.check_executor(host, executor, loc)
     _unique(data["metrics"], "metrics", "metric", loc)
     _unique(data["test_sets"], "test_sets", "test set", loc)
     _check_drilldown_metric(data, loc)
@@ -136,6 +140,7 @@ def validate_config(
         test_sets=test_sets, metrics=metrics,
         reports=tuple(_choice(r) for r in reports),
         significance=frozen(data.get("significance", {})), overrides=ovs, raw=frozen(data),
+        executor=_choice(executor) if executor is not None else None,
     )
     return config, host
 

@@ -113,6 +113,8 @@ class ExperimentConfig:
     overrides: tuple[Override, ...]
     #: the config after overrides, with defaults filled in, paths as written (JSON-able)
     raw: Mapping[str, Any]
+    #: the config's ``executor:`` choice (not in ``raw``: it changes no number)
+    executor: ComponentChoice | None = None
 
     @property
     def experiment_dir(self) -> Path:

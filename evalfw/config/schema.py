@@ -69,6 +69,9 @@ def combined_schema(host: PluginHost) -> dict[str, Any]:
     defs = schema["$defs"]
     defs["component_reporter"] = component_schema(host, "reporter")
     defs["component_tokenizer"] = component_schema(host, "tokenizer")
+    defs["component_executor"] = component_schema(host, "executor")
+    schema["properties"]["executor"] = {**schema["properties"]["executor"],
+                                        "$ref": "#/$defs/component_executor"}
     defs["test_set"]["properties"]["tokenizer"] = {"$ref": "#/$defs/component_tokenizer"}
     schema["properties"]["reports"]["items"] = {"$ref": "#/$defs/component_reporter"}
     metric = defs["metric"]

@@ -3,7 +3,8 @@
 The runner describes its work as a list of small, picklable *items* and one read-only
 *context* they share (the texts, the metrics, prepared references). An executor calls
 ``task(context, item)`` for every item, wherever it likes, and yields the results in item
-order. Executors never change a number: the record names the executor, but ``verify`` does
+order; it reports each item as soon as its task finished (``done``), in any order, so the
+progress bar counts finished tasks wherever they ran. Executors never change a number: the record names the executor, but ``verify`` does
 not compare it. A new way of executing (a cluster) is one new class and a hook.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from evalfw.plugin.component import Component
 
@@ -24,16 +25,27 @@ class Executor(Component):
 
     kind = "executor"
     plural = "executors"
+    #: True when jobs run in processes that receive the context pickled (a cluster): the
+    #: runner then ships texts, and workers prepare references themselves, once each
+    remote: ClassVar[bool] = False
+    #: how many jobs run at once (blocks of resamples are sized by it)
+    parallelism: int = 1
 
     @abstractmethod
-    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
-            context: Any) -> Iterator[Result]:
+    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Result]:
         """Results of ``task(context, item)`` in the order of ``items``. ``task`` is a
-        module-level function (picklable by reference); ``context`` is shared read-only."""
+        module-level function (picklable by reference); ``context`` is shared read-only.
+        ``done(i)`` is called in this thread, while the results are consumed, once item ``i``
+        finished. A remote executor submits every task before returning, so the caller can
+        start several maps and consume them in turn."""
 
     def describe(self) -> dict[str, Any]:
         """What the record says about this executor (name, options, size)."""
         return {"name": self.name, **dict(self.options)}
+
+    def cancel(self) -> None:
+        """Stop every task not finished yet (Ctrl-C); their results raise where awaited."""
 
     def close(self) -> None:
         """Release workers; called once the run no longer needs them."""

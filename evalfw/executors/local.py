@@ -19,10 +19,13 @@ class Serial(Executor):
     name = "serial"
     description = "run every job in this process"
 
-    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
-            context: Any) -> Iterator[Result]:
-        for item in items:
-            yield task(context, item)
+    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        for i, item in enumerate(items):
+            result = task(context, item)
+            if done is not None:
+                done(i)
+            yield result
 
 
 # The context a forked worker was started with. It is set in the worker only, by the pool's
@@ -61,15 +64,22 @@ class Processes(Executor):
         "additionalProperties": False,
     }
 
-    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
-            context: Any) -> Iterator[Result]:
+    @property
+    def parallelism(self) -> int:  # type: ignore[override]
+        return int(self.options["workers"])
+
+    def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Result]:
         workers = min(self.options["workers"], len(items))
         if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-            yield from Serial().map(task, items, context)
+            yield from Serial().map(task, items, context, done)
             return
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(workers, initializer=_start_worker, initargs=(context,)) as pool:
-            yield from pool.imap(_run, [(task, item) for item in items])
+            for i, result in enumerate(pool.imap(_run, [(task, item) for item in items])):
+                if done is not None:
+                    done(i)
+                yield result
 
 
 @hookimpl

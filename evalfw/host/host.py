@@ -46,6 +46,7 @@ BUILTIN_PLUGINS = (
     "evalfw.reports.reporters",
     "evalfw.analysis.bucketers",
     "evalfw.executors.local",
+    "evalfw.executors.dask_cluster",
 )
 
 ENV_DISABLE = "EVALFW_DISABLE_PLUGINS"

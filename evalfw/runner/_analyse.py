@@ -22,6 +22,7 @@ Drill-down texts and sentence exports are :mod:`evalfw.runner._drilldown`.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from evalfw.analysis.buckets import bucketed_analysis
 from evalfw.analysis import significance as sig
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult, apply_holm
 from evalfw.errors import ConfigError, EvalfwError, suggest
+from evalfw.runner import _side_by_side as side_by_side
 from evalfw.runner._evaluate import build_metrics
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 
     from evalfw.analysis.bucketing import Bucketer
     from evalfw.config import ExperimentConfig
+    from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
     from evalfw.metrics.base import Metric, SegmentLengths
     from evalfw.runner._evaluate import Evaluation, Progress
@@ -185,11 +188,14 @@ def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
 
 def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
                   test_set: str, label: str, progress: Progress | None = None,
-                  lengths: Callable[[], SegmentLengths] | None = None) -> dict[str, Any]:
+                  lengths: Callable[[], SegmentLengths] | None = None,
+                  executor: Executor | None = None) -> dict[str, Any]:
     """Intervals, paired tests, all pairs and buckets of one test set x metric (``label``:
     its name in the config). ``lengths`` gives the baseline's segment lengths for buckets when
-    the metric reports none."""
+    the metric reports none; ``executor`` runs blocks of resamples (buckets run here)."""
     s = plan.settings
+    if executor is not None and executor.parallelism < 2:
+        executor = None  # one job at a time: the blocks as before, without any hand-over
     ordered = {s.baseline: stats[s.baseline], **{k: v for k, v in stats.items()
                                                   if k != s.baseline}}
     where = f"significance {test_set}/{label}"
@@ -198,18 +204,19 @@ def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
     for method in s.methods:
         out = sig.paired_analysis(ordered, s.baseline, metric, method, s.trials(method),
                                   plan.seed, s.mode, s.confidence,
-                                  _ticker(progress, f"{where} {method}"))
+                                  _ticker(progress, f"{where} {method}"), executor)
         comparisons += out.comparisons
         intervals = intervals or out.intervals or _paired_intervals(out)
     if not intervals:  # AR alone: intervals as sacreBLEU's `--confidence` computes them
         intervals = tuple(sig.confidence_intervals(
             ordered, metric, s.samples, plan.seed, s.mode, s.confidence,
-            _ticker(progress, f"{where} intervals")))
+            _ticker(progress, f"{where} intervals"), executor))
     pairs: list[ComparisonResult] = []
     if s.all_pairs:
         for method in s.methods:
             pairs += sig.all_pairs(ordered, metric, method, s.trials(method), plan.seed,
-                                   s.confidence, _ticker(progress, f"{where} pairs")).comparisons
+                                   s.confidence, _ticker(progress, f"{where} pairs"),
+                                   executor).comparisons
     buckets = None
     if plan.bucketer is not None:
         seg_lengths = metric.lengths(ordered[s.baseline])
@@ -256,21 +263,23 @@ class Analysis:
 
 
 def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
-            progress: Progress | None = None) -> Analysis:
-    """Everything of the module docstring, plus drill-down texts and sentence exports."""
+            progress: Progress | None = None, executor: Executor | None = None) -> Analysis:
+    """Everything of the module docstring, plus drill-down texts and sentence exports
+    (resampling blocks on ``executor``, with the same numbers)."""
     from evalfw.runner import _drilldown as drilldown
 
-    tables = []
+    if progress is not None and executor is not None and executor.remote:
+        progress = side_by_side.serialised(progress)  # tables may report from several threads
     # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of resamples
     # and segments would repeat the warnings the scoring already showed once
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        for ts in cfg.test_sets:
-            for label in plan.metrics:
-                tables.append(analyse_table(
-                    plan, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label), ts.name,
-                    label, progress, lambda ts=ts: drilldown.text_lengths(ts, ev,
-                                                                          plan.settings.baseline)))
+        calls = [functools.partial(
+            analyse_table, plan, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label),
+            ts.name, label, progress,
+            lambda ts=ts: drilldown.text_lengths(ts, ev, plan.settings.baseline), executor)
+            for ts in cfg.test_sets for label in plan.metrics]
+        tables = side_by_side.each(calls, executor)
         if plan.settings.correction == "holm":
             correct(tables)
         plan.tables = tables

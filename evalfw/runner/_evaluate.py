@@ -13,7 +13,8 @@ and statistics key) run on an :class:`~evalfw.executors.base.Executor`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+import os
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
 from evalfw.runner import cache as stats_cache
+from evalfw.runner._jobs import TestSetWork, run_jobs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -158,29 +160,23 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
 
 
 @dataclass
-class TestSetWork:
-    """What the statistics jobs of one test set share, read-only: the hypotheses of every
-    system, the metric computing each statistics key, and the prepared references."""
+class _Started:
+    """A test set whose inputs are read and whose statistics jobs are submitted."""
 
-    __test__ = False  # not a pytest test class despite the name
-
-    systems: list[list[str]]
-    metrics: dict[Hashable, Metric]
-    prepared: dict[Hashable, Any]
-    contexts: list[SegmentContext]
-
-
-def statistics_job(work: TestSetWork, job: tuple[int, Hashable]) -> np.ndarray:
-    """The statistics of one system under one statistics key (runs on an executor)."""
-    system, key = job
-    metric = work.metrics[key]
-    return metric.statistics_of(work.systems[system], work.prepared[metric.references_key()],
-                                work.contexts[system])
+    ts: TestSetConfig
+    metrics: dict[str, Metric]
+    nrefs: int
+    jobs: list[tuple[int, Hashable]]
+    hits: dict[tuple[int, Hashable], Any]
+    keys: dict[tuple[int, Hashable], str]
+    todo: list[tuple[int, Hashable]]
+    results: Iterator[np.ndarray]
 
 
-def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
+def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
                    ev: Evaluation, executor: Executor, tick: Callable[[str], None],
-                   store: stats_cache.StatsCache | None = None) -> None:
+                   store: stats_cache.StatsCache | None = None) -> _Started:
+    """Read the inputs, record the specs and hand the statistics jobs to ``executor``."""
     inputs = _read_test_set(ts, ev)
     refs, systems = inputs.references, inputs.systems
     nrefs = len(refs)
@@ -197,20 +193,34 @@ def score_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     jobs = [(s, key) for s in range(len(systems)) for key in by_key]
     keys, hits = _cached(store, jobs, by_key, inputs)
     todo = [job for job in jobs if job not in hits]
-    prepared: dict[Hashable, Any] = {}
-    for _, key in todo:  # each reference preparation once, only where something is computed
-        metric = by_key[key]
-        if metric.references_key() not in prepared:
-            prepared[metric.references_key()] = metric.prepare_references(
-                [f.lines for f in refs])
-    work = TestSetWork([f.lines for f in systems], by_key, prepared,
-                       [inputs.context(ts, s) for s in range(len(systems))])
+    # the source and score columns travel to workers only for metrics that read them
+    wants = any(m.wants_context for m in by_key.values())
+    work = TestSetWork([f.lines for f in systems], by_key, {},
+                       [inputs.context(ts, s) if wants else
+                        SegmentContext(ts.name, ts.systems[s][0], ts.langs)
+                        for s in range(len(systems))],
+                       [f.lines for f in refs], "|".join(f.sha256 for f in refs),
+                       [(os.path.abspath(p), f.sha256) for (_, p), f in zip(ts.systems, systems)],
+                       [(os.path.abspath(p), f.sha256) for p, f in zip(ts.references, refs)],
+                       bool(getattr(executor, "shared_fs", False)))
+    if not executor.remote:  # here (and before a fork): each preparation once, where needed
+        for _, key in todo:
+            work.prepared_for(by_key[key])
+    results = run_jobs(executor, todo, work, len(refs[0].lines), lambda _: tick(ts.name))
+    return _Started(ts, metrics, nrefs, jobs, hits, keys, todo, results)
+
+
+def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
+                    tick: Callable[[str], None], store: stats_cache.StatsCache | None = None
+                    ) -> None:
+    """Collect the statistics in job order, cache them and add the cells and results."""
+    ts, metrics, nrefs, jobs, hits = (started.ts, started.metrics, started.nrefs, started.jobs,
+                                      started.hits)
     fresh = {}
-    for job, stats in zip(todo, executor.map(statistics_job, todo, work)):
+    for job, stats in zip(started.todo, started.results):
         fresh[job] = stats
-        tick(ts.name)
         if store is not None:
-            store.store(keys[job], stats)
+            store.store(started.keys[job], stats)
     for _ in hits:
         tick(ts.name)
     cells = {job: ev.add_cell(ts.name, ts.systems[job[0]][0], hits.get(job, fresh.get(job)))
@@ -288,8 +298,21 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
 
     if executor is None:
         executor = host.component("executor", "serial")
-    for ts, metrics in plans:
-        score_test_set(cfg, ts, metrics, ev, executor, tick, store)
+    if executor.remote:
+        # a cluster gets every test set's jobs at once (each list of the record keeps its
+        # order: the results are collected test set after test set)
+        try:
+            started = [start_test_set(cfg, ts, metrics, ev, executor, tick, store)
+                       for ts, metrics in plans]
+            for one in started:
+                finish_test_set(cfg, one, ev, tick, store)
+        except BaseException:  # Ctrl-C or a failure: the later test sets' tasks stop too
+            executor.cancel()
+            raise
+    else:  # one test set's texts in memory at a time
+        for ts, metrics in plans:
+            finish_test_set(cfg, start_test_set(cfg, ts, metrics, ev, executor, tick, store),
+                            ev, tick, store)
     if store is not None:
         ev.cache_notes = list(store.problems)
     return ev

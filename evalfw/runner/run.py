@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from evalfw.runner.result import RunResult
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
+    from evalfw.plugin.component import ComponentChoice
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,12 @@ def publish(host: PluginHost, cfg: ExperimentConfig, path: Path,
     return tuple(notes)
 
 
-def choose_executor(host: PluginHost, jobs: int = 1) -> Executor:
-    """``serial`` for one job at a time, else the ``processes`` pool with ``jobs`` workers."""
+def choose_executor(host: PluginHost, jobs: int = 1, choice: ComponentChoice | None = None
+                    ) -> Executor:
+    """The config's ``executor:`` choice when it makes one, else ``serial`` for one job at a
+    time and the ``processes`` pool with ``jobs`` workers."""
+    if choice is not None:
+        return host.component("executor", choice.name, dict(choice.options))  # type: ignore[no-any-return]
     if jobs > 1:
         return host.component("executor", "processes", {"workers": jobs})  # type: ignore[no-any-return]
     return host.component("executor", "serial")  # type: ignore[no-any-return]
@@ -174,25 +179,29 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     from evalfw.runner import _analyse as significance
     from evalfw.runner.progress import Stages
 
+    from evalfw.host.portable import make_portable
+
     # the stage count is known once the config is read; until then the first stage says 4
     stages = Stages(progress, 4)
     with stages.stage("config") as st:
         cfg, host = load(config, overrides, host)
+        make_portable(host)  # jobs on a cluster carry metrics
         render = report_files(host, cfg)  # unknown reporters fail before scoring
         plan = significance.prepare(cfg, host)  # so does a bad significance block
         stages.count = 4 if plan else 3
         st.detail = (f"{len(cfg.test_sets)} test set(s), {len(cfg.metrics)} metric(s), "
                      f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
     if executor is None:
-        executor = choose_executor(host, jobs)
-    with stages.stage("statistics") as st, executor:
-        ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
-        st.detail = f"{len(ev.cells)} cells"
+        executor = choose_executor(host, jobs, cfg.executor)
     analysis = None
-    if plan:
-        with stages.stage("significance") as st:
-            analysis = significance.analyse(plan, cfg, host, ev, progress)
-            st.detail = f"{len(analysis.section['tables'])} table(s)"
+    with executor:
+        with stages.stage("statistics") as st:
+            ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
+            st.detail = f"{len(ev.cells)} cells"
+        if plan:
+            with stages.stage("significance") as st:
+                analysis = significance.analyse(plan, cfg, host, ev, progress, executor)
+                st.detail = f"{len(analysis.section['tables'])} table(s)"
     with stages.stage("store" if store else "record") as st:
         segments = encode_segments(ev.arrays)
         record = build_record(cfg, host, ev, segments, argv, executor)

@@ -210,6 +210,7 @@ def verify(run: str, runs_dir: Path | None = None, *, host: PluginHost | None = 
 def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
                   data_roots: Iterable[str | os.PathLike[str]] = ()) -> Verdict:
     from evalfw.config import load_config
+    from evalfw.executors.local import Serial
     from evalfw.host.host import PluginHost
     from evalfw.runner.run import run_experiment
 
@@ -234,7 +235,9 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
             cfg, host = load_config(config, overrides, host,
                                     trusted_plugin_dirs=trusted_plugin_dirs(host))
             check_config_files(cfg, trust)
-            outcome = run_experiment(cfg, host=host, store=False, cache=False)
+            # here, serially: where the run's jobs ran changes no number
+            outcome = run_experiment(cfg, host=host, store=False, cache=False,
+                                     executor=Serial())
     except RecordError:
         raise
     except EvalfwError as exc:

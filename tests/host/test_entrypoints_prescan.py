@@ -78,3 +78,12 @@ def test_the_importlib_metadata_backport_finder_keeps_the_prescan(tmp_path, monk
                                              "find_distributions": lambda *a: iter(())})
     monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, other()])
     assert entrypoints.maybe_present("evalfw", [str(tmp_path)]) is True
+
+
+def test_the_metadata_backports_path_finder_keeps_the_prescan(tmp_path, monkeypatch):
+    # importing Dask installs importlib_metadata's finder; it reads the same directories
+    backport = pytest.importorskip("importlib_metadata")
+    import sys
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, backport.MetadataPathFinder()])
+    assert entrypoints.maybe_present("evalfw", [str(tmp_path)]) is False

@@ -1,0 +1,169 @@
+"""The statistics jobs of one test set, as an executor runs them.
+
+A job is ``(system, statistics key)``, or ``(system, key, start, stop)`` for a shard of the
+segments ``start:stop`` of a large test set; what every job of a test set shares, read-only,
+is one :class:`TestSetWork`. On a cluster that work is pickled once per worker: it carries
+the texts (inputs read on the client, shipped by content), or with ``shared_fs`` only each
+file's path and sha256, which the worker reads itself and checks. It never carries reference
+preparations: a worker builds each once, on first use, and keeps it for every later job of
+any run with the same references (:func:`prepared_references`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from evalfw.errors import InputError
+from evalfw.metrics.base import SegmentContext
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from evalfw.executors.base import Executor
+    from evalfw.metrics.base import Metric
+
+#: (absolute path, sha256) of an input file a worker may read itself
+FileRef = tuple[str, str]
+
+
+@dataclass
+class TestSetWork:
+    """What the statistics jobs of one test set share (see the module docstring)."""
+
+    __test__ = False  # not a pytest test class despite the name
+
+    systems: list[list[str]] | None
+    metrics: dict[Hashable, Metric]
+    prepared: dict[Hashable, Any]
+    contexts: list[SegmentContext]
+    references: list[list[str]] | None = field(default_factory=list)
+    #: identifies ``references`` by content (the files' sha256)
+    references_digest: str = ""
+    #: the files behind ``systems`` and ``references``, for workers that see the same paths
+    system_files: list[FileRef] = field(default_factory=list)
+    reference_files: list[FileRef] = field(default_factory=list)
+    #: pickle paths instead of texts (the workers read the files)
+    shared_fs: bool = False
+    #: unpickled in another process (a worker), which keeps preparations across tasks
+    on_worker: bool = False
+
+    def hypotheses(self, system: int) -> list[str]:
+        if self.systems is None:
+            self.systems = [read_shared(*f) for f in self.system_files]
+        return self.systems[system]
+
+    def reference_texts(self) -> list[list[str]]:
+        if self.references is None:
+            self.references = [read_shared(*f) for f in self.reference_files]
+        return self.references
+
+    def prepared_for(self, metric: Metric, rows: tuple[int, int] | None = None) -> Any:
+        """``metric``'s preparation of the references (of segments ``rows`` only, a shard)."""
+        key = metric.references_key()
+        if rows is None and key in self.prepared:
+            return self.prepared[key]
+        refs = self.reference_texts()
+        if rows is not None:
+            refs = [r[rows[0]:rows[1]] for r in refs]
+        if self.on_worker:  # kept for the worker's later tasks, of this run or the next
+            found = prepared_references(metric, refs, (self.references_digest, key, rows))
+        else:  # here: held by this work only, released with it
+            found = metric.prepare_references(refs)
+        if rows is None:
+            self.prepared[key] = found
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {**self.__dict__, "prepared": {}, "on_worker": True}
+        if self.shared_fs:  # the worker reads the files: ship their names only
+            state.update(systems=None, references=None)
+        return state
+
+
+#: texts and reference preparations of this process (a cluster worker's), by content
+_READ: dict[FileRef, list[str]] = {}
+_PREPARED: dict[Hashable, Any] = {}
+_KEEP = 8  # a few test sets' worth: a worker serving a long sweep stays bounded
+_LOCK = threading.Lock()
+
+
+def _remember(cache: dict[Any, Any], key: Any, make: Callable[[], Any], keep: int) -> Any:
+    with _LOCK:  # threads of one worker wait for the one read or preparation
+        if key not in cache:
+            while len(cache) >= keep:
+                cache.pop(next(iter(cache)))
+            cache[key] = make()
+        return cache[key]
+
+
+def read_shared(path: str, sha256: str) -> list[str]:
+    """The segments of ``path`` read here (a worker on a shared file system), once per
+    process, checked to be the bytes the client read."""
+    from evalfw.io.text import read_segments
+
+    def read() -> list[str]:
+        found = read_segments(path)
+        if found.sha256 != sha256:
+            raise InputError(
+                f"a worker read {path} with sha256 {found.sha256[:12]}..., not the "
+                f"{sha256[:12]}... the client read: the workers do not see the client's "
+                "files; drop shared_fs: true (the client then ships the texts)")
+        return found.lines
+
+    return _remember(_READ, (path, sha256), read, 4 * _KEEP)  # type: ignore[no-any-return]
+
+
+def prepared_references(metric: Metric, references: list[list[str]], key: Hashable) -> Any:
+    """``metric.prepare_references(references)``, built once per process for each ``key``."""
+    return _remember(_PREPARED, key, lambda: metric.prepare_references(references), _KEEP)
+
+
+def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Hashable, int, int]
+                   ) -> np.ndarray:
+    """The statistics of one system under one statistics key (runs on an executor); a job
+    ``(system, key, start, stop)`` computes the rows of segments ``start:stop`` only."""
+    system, key = job[0], job[1]
+    metric = work.metrics[key]
+    hyps, context = work.hypotheses(system), work.contexts[system]
+    if len(job) == 2:
+        return metric.statistics_of(hyps, work.prepared_for(metric), context)
+    start, stop = job[2], job[3]  # type: ignore[misc]
+    shard = SegmentContext(context.test_set, context.system, context.langs,
+                           context.source[start:stop] if context.source else None,
+                           {n: v[start:stop] for n, v in context.scores.items()})
+    return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)), shard)
+
+
+def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
+             segments: int, done: Callable[[int], None] | None = None) -> Iterator[np.ndarray]:
+    """The statistics of each job, in order (submitted now, on an executor that submits
+    eagerly). An executor with a ``shard_segments`` size splits a job over more segments into
+    shards whose rows are concatenated (a row is one segment's: the same array). ``done(i)``
+    as soon as job ``i`` finished (all its shards), in any order."""
+    size = int(getattr(executor, "shard_segments", 0) or 0)
+    if not size or segments <= size:
+        return executor.map(statistics_job, jobs, work, done)
+    bounds = [(a, min(a + size, segments)) for a in range(0, segments, size)]
+    shards = [(*job, a, b) for job in jobs for a, b in bounds]
+    left = [len(bounds)] * len(jobs)
+
+    def shard_done(i: int) -> None:
+        left[i // len(bounds)] -= 1
+        if done is not None and not left[i // len(bounds)]:
+            done(i // len(bounds))
+
+    return _joined(executor.map(statistics_job, shards, work, shard_done), len(jobs),
+                   len(bounds))
+
+
+def _joined(results: Iterator[np.ndarray], jobs: int, shards: int) -> Iterator[np.ndarray]:
+    import numpy as np
+
+    for _ in range(jobs):
+        yield np.concatenate([next(results) for _ in range(shards)], axis=0)
+
+
+__all__ = ["prepared_references", "read_shared", "run_jobs", "statistics_job", "TestSetWork"]

@@ -1,0 +1,280 @@
+"""The dask executor changes no number: a run on a real cluster (a ``dask scheduler`` and two
+``dask worker`` processes on 127.0.0.1) and on a LocalCluster equals the serial run in every
+score, statistic, p-value and interval (BLEU variants and chrF; paired bootstrap, AR and
+intervals); a worker killed mid-run leaves identical results or a one-line failure with
+nothing stored; an unreachable scheduler is a one-line error, exit 2; an abandoned or
+cancelled map leaves no task on the cluster. Four systems of WMT22 de-en keep it fast.
+
+Skipped without Dask (``pip install 'evalfw[dask]'``) or without the WMT22 data.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed", reason="Dask is not installed: pip install "
+                                                       "'evalfw[dask]'")
+
+from evalfw.cli.main import main  # noqa: E402
+from evalfw.errors import EvalfwError  # noqa: E402
+from evalfw.records.load import load_segments, open_run  # noqa: E402
+from evalfw.runner.run import run_experiment  # noqa: E402
+from tests.support.shared_data import need_wmt22  # noqa: E402
+
+CONFIG = """\
+schema_version: 1
+experiment: dask
+output_dir: runs
+seed: 11
+test_sets:
+  - name: de-en
+    langs: de-en
+    source: {root}/de-en/src.txt
+    references: {root}/de-en/ref.*.txt
+    systems:
+      Online-A: {root}/de-en/sys/Online-A.txt
+      Online-B: {root}/de-en/sys/Online-B.txt
+      PROMT: {root}/de-en/sys/PROMT.txt
+      LT22: {root}/de-en/sys/LT22.txt
+metrics:
+  - name: bleu
+  - name: bleu-floor
+    smoothing: floor
+  - name: bleu-intl
+    tokenizer: intl
+  - name: chrf
+significance:
+  baseline: Online-A
+  method: both
+  samples: 300
+  ar_trials: 256
+"""
+
+#: every bound on waiting, in seconds: a hung cluster fails the test instead of CI
+START_TIMEOUT = 30
+RUN_TIMEOUT = 60
+#: a test still running after this long is a hang: the test process dumps its threads and
+#: exits; the cluster's processes then end themselves (idle scheduler, orphaned workers)
+HANG_TIMEOUT = 180
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _spawn(*args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def _worker(address: str) -> subprocess.Popen[bytes]:
+    # no nanny: killing the process loses the worker, as a crashed machine would
+    return _spawn("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+                  "--no-dashboard", "--host", "127.0.0.1", "--death-timeout", "60")
+
+
+@pytest.fixture(autouse=True)
+def _bounded() -> Iterator[None]:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(HANG_TIMEOUT, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=10)
+
+
+def _wait_for_workers(address: str, n: int) -> None:
+    with distributed.Client(address, timeout=START_TIMEOUT, set_as_default=False) as client:
+        client.wait_for_workers(n, timeout=START_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """A scheduler and two single-thread workers on 127.0.0.1, stopped after the module."""
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    procs = [_spawn("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
+                    address.rsplit(":", 1)[1], "--no-dashboard", "--idle-timeout", "300")]
+    try:
+        procs += [_worker(address), _worker(address)]
+        _wait_for_workers(address, 2)
+        yield address, procs
+    finally:  # the workers first: they leave while their scheduler still answers
+        _stop(procs[1:])
+        _stop(procs[:1])
+
+
+@pytest.fixture
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = need_wmt22()
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "dask.yaml"
+    path.write_text(CONFIG.format(root=root), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def serial_record(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The serial run every cluster run is compared with (scores, tests, segments)."""
+    root = need_wmt22()
+    path = tmp_path_factory.mktemp("serial") / "dask.yaml"
+    path.write_text(CONFIG.format(root=root), encoding="utf-8")
+    outcome = run_experiment(path, store=False, cache=False, jobs=1)
+    return {**outcome.record, "arrays": dict(outcome.evaluation.arrays)}
+
+
+def _same_numbers(record: dict, arrays: dict[str, np.ndarray], want: dict) -> None:
+    assert record["results"] == want["results"]
+    assert record["significance"] == want["significance"]
+    assert record["specs"] == want["specs"]
+    assert record["segments"]["cells"] == want["segments"]["cells"]
+    assert sorted(arrays) == sorted(want["arrays"])
+    for key, value in want["arrays"].items():
+        assert arrays[key].dtype == value.dtype and np.array_equal(arrays[key], value), key
+
+
+def test_cluster_run_equals_serial_and_verifies_locally(cluster, config, serial_record,
+                                                        capsys) -> None:
+    address, _ = cluster
+    assert main(["run", str(config), "--scheduler", address, "--quiet", "--no-cache"]) == 0
+    stored = open_run("dask", Path("runs"))
+    record = stored.record
+    assert record["executor"] == {"name": "dask", "address": address, "shared_fs": False,
+                                  "workers": 2, "threads": 2}
+    _same_numbers(record, load_segments(stored.path, record), serial_record)
+    capsys.readouterr()
+    # no cluster involved: verify runs here, reading the data it is told to trust
+    assert main(["verify", "dask", "--data-root", str(need_wmt22())]) == 0
+    assert "all" in capsys.readouterr().out
+
+
+def test_config_executor_with_shared_fs_equals_serial(cluster, config, serial_record) -> None:
+    address, _ = cluster
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text + f"executor: {{name: dask, address: '{address}', shared_fs: true}}\n",
+                      encoding="utf-8")
+    assert main(["run", str(config), "--quiet", "--no-cache"]) == 0
+    stored = open_run("dask", Path("runs"))
+    assert stored.record["executor"]["shared_fs"] is True
+    assert "executor" not in stored.record["config"].get("resolved", {})
+    _same_numbers(stored.record, load_segments(stored.path, stored.record), serial_record)
+    # the config names a cluster; verify still re-runs here, serially
+    assert main(["verify", "dask", "--data-root", str(need_wmt22())]) == 0
+
+
+def test_local_cluster_with_shards_equals_serial_and_counts_tasks(config, serial_record) -> None:
+    from evalfw.executors.dask_cluster import DaskExecutor
+
+    # 800-segment shards: each de-en job is split in three and its rows concatenated
+    executor = DaskExecutor(workers=2, shard_segments=800)
+    ticks: list[tuple[int, int, str]] = []
+    outcome = run_experiment(config, store=False, cache=False, executor=executor,
+                             progress=lambda done, total, label: ticks.append((done, total, label)))
+    assert outcome.record["executor"]["workers"] == 2
+    _same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
+    scoring = [t for t in ticks if t[2] == "de-en"]  # one tick per cell, shards all done
+    cells = len(outcome.evaluation.cells)
+    assert [d for d, _, _ in scoring] == list(range(1, cells + 1)) and scoring[-1][1] == cells
+    assert any(label.startswith("significance de-en/chrf") for _, _, label in ticks)
+
+
+def test_an_abandoned_or_cancelled_map_leaves_no_task(cluster) -> None:
+    from evalfw.executors.dask_cluster import ClusterError, DaskExecutor
+
+    address, _ = cluster
+    with DaskExecutor(address=address) as executor:
+        # task(context, item) = time.sleep(item): importable on the workers as it is
+        results = executor.map(operator.call, [0.3] * 30, time.sleep)
+        next(results)
+        results.close()  # what Ctrl-C does to the consuming loop
+        _until_idle(executor)
+        results = executor.map(operator.call, [0.3] * 30, time.sleep)
+        executor.cancel()  # what Ctrl-C does to the other tables' threads
+        with pytest.raises(ClusterError, match="cancelled"):
+            list(results)
+        _until_idle(executor)
+
+
+def _until_idle(executor) -> None:
+    deadline = time.monotonic() + 10
+    count = -1
+    while time.monotonic() < deadline:
+        count = executor._client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+        if count == 0:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{count} task(s) still on the scheduler")
+
+
+def test_a_worker_killed_mid_run_gives_the_same_numbers_or_one_line(cluster, config,
+                                                                    serial_record) -> None:
+    from evalfw.executors.dask_cluster import DaskExecutor
+
+    address, _ = cluster
+    extra = _worker(address)
+    try:
+        _wait_for_workers(address, 3)
+        killed = []
+
+        def progress(done: int, total: int, label: str) -> None:
+            if not killed:  # the first finished job: the other jobs are queued or running
+                os.kill(extra.pid, signal.SIGKILL)
+                killed.append(done)
+
+        started = time.monotonic()
+        try:
+            outcome = run_experiment(config, cache=False, progress=progress,
+                                     executor=DaskExecutor(address=address))
+        except EvalfwError as exc:
+            assert "\n" not in str(exc) and "nothing was stored" in str(exc)
+            assert not (config.parent / "runs" / "dask").exists()
+        else:
+            _same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
+            assert outcome.path is not None
+        assert killed and time.monotonic() - started < RUN_TIMEOUT
+    finally:
+        _stop([extra])
+
+
+def test_unreachable_scheduler_is_one_line_and_exit_2(config, capsys) -> None:
+    started = time.monotonic()
+    status = main(["run", str(config), "--scheduler", f"tcp://127.0.0.1:{_free_port()}"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("evalfw: error: cannot reach the Dask scheduler at tcp://127.0.0.1:")
+    assert err.count("\n") == 1
+    assert time.monotonic() - started < 15
+    assert not (config.parent / "runs").exists()
+
+
+def test_without_dask_the_error_names_the_extra(config, capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
+    assert main(["run", str(config), "--executor", "dask"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("evalfw: error: executor 'dask' needs Dask, which is not installed; install "
+                   "it with: pip install 'evalfw[dask]'\n")
