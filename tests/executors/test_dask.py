@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -261,10 +262,16 @@ def test_a_worker_killed_mid_run_gives_the_same_numbers_or_one_line(cluster, con
         _stop([extra])
 
 
+def _without_stage_lines(err: str) -> str:
+    """stderr without the progress lines of finished stages (``evalfw: [1/4] config ...``)."""
+    return "".join(line for line in err.splitlines(keepends=True)
+                   if not re.match(r"evalfw: \[\d+/\d+\] ", line))
+
+
 def test_unreachable_scheduler_is_one_line_and_exit_2(config, capsys) -> None:
     started = time.monotonic()
     status = main(["run", str(config), "--scheduler", f"tcp://127.0.0.1:{_free_port()}"])
-    err = capsys.readouterr().err
+    err = _without_stage_lines(capsys.readouterr().err)
     assert status == 2
     assert err.startswith("evalfw: error: cannot reach the Dask scheduler at tcp://127.0.0.1:")
     assert err.count("\n") == 1
@@ -275,6 +282,6 @@ def test_unreachable_scheduler_is_one_line_and_exit_2(config, capsys) -> None:
 def test_without_dask_the_error_names_the_extra(config, capsys, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
     assert main(["run", str(config), "--executor", "dask"]) == 2
-    err = capsys.readouterr().err
+    err = _without_stage_lines(capsys.readouterr().err)
     assert err == ("evalfw: error: executor 'dask' needs Dask, which is not installed; install "
                    "it with: pip install 'evalfw[dask]'\n")
