@@ -1,7 +1,8 @@
-"""Build hook for the optional compiled counting kernel (everything else is in pyproject.toml).
+"""Build hook for the optional compiled kernels, BLEU's n-gram counting and TER's edit counting
+(everything else is in pyproject.toml).
 
-``optional=True``: when no C compiler is at hand the install still succeeds and evalfw counts
-with numpy instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
+``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
+with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
 """
 
 from setuptools import Extension, setup
@@ -14,6 +15,13 @@ setup(
             optional=True,
             extra_compile_args=["-O3"],
             libraries=["m"],
-        )
+        ),
+        Extension(
+            "evalfw.metrics.ter._ter",
+            sources=["evalfw/metrics/ter/_ter.c"],
+            optional=True,
+            extra_compile_args=["-O3"],
+            libraries=["m"],
+        ),
     ]
 )
