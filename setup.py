@@ -1,4 +1,4 @@
-"""Build hook for the optional compiled kernels, BLEU's n-gram counting and TER's edit counting
+"""Build hook for the optional compiled kernels: BLEU counting, chrF statistics and TER edits
 (everything else is in pyproject.toml).
 
 ``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
@@ -17,11 +17,16 @@ setup(
             libraries=["m"],
         ),
         Extension(
+            "evalfw.metrics.chrf._chrf",
+            sources=["evalfw/metrics/chrf/_chrf.c"],
+            optional=True,
+            extra_compile_args=["-O3"],
+        ),
+        Extension(
             "evalfw.metrics.ter._ter",
             sources=["evalfw/metrics/ter/_ter.c"],
             optional=True,
             extra_compile_args=["-O3"],
-            libraries=["m"],
         ),
     ]
 )

@@ -103,6 +103,47 @@ def sentence_calls(impl: str) -> list[float]:
     return out
 
 
+# --------------------------------------------------------------------------- chrF
+
+CHRF_VARIANTS = ({}, {"word_order": 2})  # chrF, chrF++
+
+
+def chrf_corpus(impl: str) -> list[float]:
+    """chrF and chrF++ of every system, all references; sacreBLEU at its fastest (one
+    ``CHRF(references=...)`` per pair and variant) and the same code with evalfw's import."""
+    if impl == "sacrebleu":
+        from sacrebleu.metrics import CHRF
+    else:
+        from evalfw.compat._chrf import CHRF  # type: ignore[assignment]
+    out = []
+    for _, _, refs, systems in wmt():
+        for options in CHRF_VARIANTS:
+            chrf = CHRF(references=refs, **options)
+            out += [chrf.corpus_score(hyp, None).score for hyp in systems]
+    return out
+
+
+def chrf_sentence(impl: str) -> list[float]:
+    """chrF sentence score of every segment of every system (all references)."""
+    out: list[float] = []
+    if impl == "sacrebleu":
+        from sacrebleu.metrics import CHRF
+
+        chrf = CHRF()
+        for _, _, refs, systems in wmt():
+            for hyp in systems:
+                out += [chrf.sentence_score(h, list(r)).score for h, r in zip(hyp, zip(*refs))]
+        return out
+    from evalfw.metrics.chrf.metric import Chrf
+
+    metric = Chrf()
+    for _, _, refs, systems in wmt():
+        prepared = metric.prepare_references(refs)
+        for hyp in systems:  # the array API: one float per segment, no result objects
+            out += metric.sentence_scores(metric.segment_statistics(hyp, prepared)).tolist()
+    return out
+
+
 # --------------------------------------------------------------------------- NLTK
 
 def nltk(impl: str) -> list[float]:
@@ -168,6 +209,7 @@ def cached(impl: str, data: str, cache_dir: str) -> list[float]:
 TASKS = {
     "corpus": corpus, "corpus-native": corpus_native, "sentence": sentence,
     "sentence-calls": sentence_calls, "nltk": nltk,
+    "chrf-corpus": chrf_corpus, "chrf-sentence": chrf_sentence,
     "synthetic": synthetic, "cached": cached,
 }
 

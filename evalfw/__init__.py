@@ -13,22 +13,14 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import Any
 
-# numpy's OpenBLAS starts a worker thread per core when numpy is imported, and each busy-waits
-# for work before it sleeps: about 0.1 CPU-second of spinning per process here, for nothing,
-# since evalfw's own matrix products (bootstrap resampling) are small. So unless numpy is
-# already loaded or the user chose a thread count, evalfw asks OpenBLAS for one thread.
-# Setting OPENBLAS_NUM_THREADS (or OMP_NUM_THREADS) before importing evalfw overrides this.
-if "numpy" not in sys.modules and not {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"} & set(os.environ):
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-
-from evalfw.plugin import hookimpl
 from evalfw.version import __version__
 
+# Nothing is imported eagerly (not even pluggy): ``import evalfw`` and the command line's
+# start-up stay instant, and the package sets nothing in the user's process.
 _LAZY = {
+    "hookimpl": "evalfw.plugin",
     "metric": "evalfw.api",
     "corpus_score": "evalfw.api",
     "corpus_bleu": "evalfw.api",
@@ -56,7 +48,7 @@ _LAZY = {
     "Executor": "evalfw.executors.base",
 }
 
-__all__ = ["__version__", "hookimpl", *_LAZY]
+__all__ = ["__version__", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,7 +1,5 @@
 """``python -m evalfw`` runs the command-line interface."""
 
-import sys
+from evalfw.cli.entry import main
 
-from evalfw.cli.main import main
-
-sys.exit(main())
+main()

@@ -14,6 +14,7 @@ import pytest
 
 from evalfw.cli.main import main
 from evalfw.errors import RegressionDetected
+from evalfw.host.host import PluginHost
 from evalfw.records.load import open_run
 from evalfw.runner.compare import check, compare_runs
 from evalfw.runner.verify import verify
@@ -74,6 +75,7 @@ significance:
   buckets: {{name: ref-length, edges: [8, 12]}}
   sentence_export: [csv, jsonl]
   worst_segments: 2
+  drilldown_metric: error
 """
 
 
@@ -141,9 +143,16 @@ def test_run_show_verify_and_the_direction(project: Path, capsys) -> None:
         assert "error" in out and "f1" in out
     html = (stored.path / "report-html.html").read_text("utf-8")
     assert 'class="better"' in html and "unigram-error:1" in html
-    verdict = verify("plug", Path("runs"))
+    # verify loads the record's plugin directory only when the user names it
+    refused = verify("plug", Path("runs"))
+    assert not refused.ok and f"pass --plugins-dir {PLUGINS}" in refused.problems[0]
+    assert main(["verify", "plug"]) == 1
+    assert "--plugins-dir" in capsys.readouterr().out
+    verdict = verify("plug", Path("runs"),
+                     host=PluginHost.create(autoload=False, plugin_dirs=[PLUGINS]))
     assert verdict.ok, verdict.problems
     assert verdict.compared == 3 * 4
+    assert main(["verify", "plug", "--plugins-dir", str(PLUGINS)]) == 0
 
 
 def test_compare_flags_a_regression_in_the_metrics_direction(project: Path, capsys) -> None:

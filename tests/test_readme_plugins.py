@@ -75,7 +75,8 @@ significance: {{baseline: base, buckets: ref-length}}
     table = capsys.readouterr().out
     want_lc = bigram_f(lines("sys/Strong.txt"), lines("ref.A.txt"), lowercase=True)
     assert f"{want_lc:.2f}" in table and "nrefs:1|case:lc|char-bigram-f:1" in table
-    assert main(["verify", "readme", "--runs-dir", "runs"]) == 0
+    assert main(["verify", "readme", "--runs-dir", "runs", "--data-root", str(SAMPLE),
+                 "--plugins-dir", "my_plugins"]) == 0
 
 
 def test_smoothing_example(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -217,7 +217,8 @@ def test_page_is_self_contained(outcome):
                    "https://", "href=\"http"):
         assert needle not in lowered, needle
     assert lowered.count("http://") == lowered.count('xmlns="http://www.w3.org/2000/svg"')
-    assert text.count("<svg") == 2 * 2 * 2  # per test set x metric: intervals and buckets
+    # per test set x metric: the interval chart and one bucket chart per system (3)
+    assert text.count("<svg") == 2 * 2 * (1 + 3)
 
 
 def test_show_html_equals_the_stored_report(outcome, capsys):
@@ -330,7 +331,7 @@ def test_other_settings_render(tmp_path, block):
 
 
 def test_drilldown_marks_words_missing_from_every_reference():
-    from evalfw.reports._html_parts import highlight
+    from evalfw.reports._html_drilldown import highlight
 
     assert highlight("Das <b> Haus ist", ["Das Haus", "ist klein"]) == \
         "Das <mark>&lt;b&gt;</mark> Haus ist"

@@ -92,9 +92,11 @@ def test_markdown_table_shape_and_escaping(host, record):
 
 def test_latex_is_booktabs_and_escaped(host, record):
     text = render(host, "latex", awkward(record))
-    assert text.startswith("\\begin{tabular}{lrrrrr}\n\\toprule\n")
+    assert text.startswith("\\begin{table}[t]\n\\centering\n\\begin{tabular}{lrrrrr}\n"
+                           "\\toprule\n")
     assert "\\multicolumn{5}{c}{en-de}" in text and "\\cmidrule(lr){2-6}" in text
-    assert "\\midrule" in text and text.rstrip().endswith("\\bottomrule\n\\end{tabular}")
+    assert "\\midrule" in text and "\\bottomrule\n\\end{tabular}\n\\caption{Results of " in text
+    assert text.rstrip().endswith("}\n\\end{table}")
     assert r"A\_\&\_B|100\%" in text and r"x\{y\}\textasciitilde{}z" in text
     body = text.split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
     assert all(len(re.findall(r"(?<!\\)&", line)) == 5 and line.endswith("\\\\")

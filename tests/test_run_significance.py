@@ -180,18 +180,19 @@ def test_sentence_exports_beside_the_record(outcome):
 
 def test_drilldown_keeps_the_worst_segments_with_their_texts(outcome):
     (item, _) = outcome.record["significance"]["drilldown"]
-    assert item["metric"] == "sacrebleu" and item["baseline"] == "Medium"
+    # by default the entry also scored per sentence (effective order), not the first one
+    assert item["metric"] == "eff" and item["baseline"] == "Medium"
     lines = {name: (SAMPLE / f"{name}.txt").read_text("utf-8").split("\n")[:-1]
              for name in ("src", "ref.A", "ref.B", "sys/Medium", "sys/Weak")}
     weak = next(s for s in item["systems"] if s["system"] == "Weak")
     assert 0 < len(weak["segments"]) <= 3
     deltas = [s["delta"] for s in weak["segments"]]
     assert deltas == sorted(deltas) and all(d < 0 for d in deltas)
-    stats = cell(outcome, "en-de", "sacrebleu")
+    stats = cell(outcome, "en-de", "eff")
     from evalfw.config import load_config
 
     cfg, host = load_config("configs/sig.yaml")
-    metric = build_metrics(cfg, host, cfg.test_sets[0])["sacrebleu"]
+    metric = build_metrics(cfg, host, cfg.test_sets[0])["eff"]
     delta = metric.sentence_scores(stats["Weak"]) - metric.sentence_scores(stats["Medium"])
     assert deltas == np.sort(delta)[:len(deltas)].tolist()
     for seg in weak["segments"]:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,15 +21,46 @@ def add_runs_dir(parser: argparse.ArgumentParser) -> None:
                         help="where experiments are stored (default: runs)")
 
 
-def add_format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", "-f", default=DEFAULT_FORMAT, metavar="NAME",
-                        help="report writer: table (default), json, csv, markdown, latex, or a "
-                        "reporter plugin's name")
+def add_plugins_dir(parser: argparse.ArgumentParser, what: str = "load") -> None:
+    parser.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
+                        help=f"{what} the local plugin files of DIR (repeatable)")
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    """``--json``: the same as ``--format json`` (both are accepted by every printing command)."""
+    parser.add_argument("--json", dest="format", action="store_const", const="json",
+                        help="machine-readable output (the same as --format json)")
+
+
+def add_format(parser: argparse.ArgumentParser, choices: tuple[str, ...] | None = None,
+               default: str = DEFAULT_FORMAT) -> None:
+    """``--format/-f`` (a reporter's name, or one of ``choices``) and ``--json``."""
+    if choices is None:
+        parser.add_argument("--format", "-f", default=default, metavar="NAME",
+                            help="report writer: table (default), json, csv, markdown, latex, "
+                            "html, or a reporter plugin's name")
+    else:
+        parser.add_argument("--format", "-f", choices=choices, default=default,
+                            help=f"output: {' or '.join(choices)} (default: {default})")
+    add_json(parser)
+
+
+def write_json(data: Any) -> None:
+    """``data`` as JSON on standard output, always valid UTF-8: text that cannot be encoded
+    (a file name with a byte that is not UTF-8) is written as a ``\\uXXXX`` escape."""
+    write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def write(text: str) -> None:
+    """Text on standard output; characters the stream cannot encode become escapes instead
+    of an error or invalid bytes."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def render(host: PluginHost, name: str, record: Mapping[str, Any]) -> str:
     """Render ``record`` with reporter ``name`` (unknown names fail with suggestions)."""
-    return host.component("reporter", name, {}).render(record)
+    return host.component("reporter", name, {}).text(record)  # type: ignore[no-any-return]
 
 
 def host_for(args: argparse.Namespace) -> PluginHost:

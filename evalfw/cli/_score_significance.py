@@ -13,13 +13,13 @@ gaining ``mean``, ``ci`` and, for non-baseline systems, ``p_value``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from evalfw.analysis import sacrebleu_mode as sm
 from evalfw.analysis import significance as sig
 from evalfw.cli import _sacrebleu_text as st
+from evalfw.cli._options import write_json
 from evalfw.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -96,8 +96,7 @@ def run(args: argparse.Namespace, metrics: list[Metric],
     out = (_paired if args.paired_bs or args.paired_ar else _confidence)(args, metrics, named,
                                                                          nrefs)
     if args.format == "json":
-        json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json(out)
     return 0
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from evalfw.cli._options import (
+    add_format, add_plugins_dir, add_runs_dir, host_for, write, write_json,
+)
 from evalfw.cli.cmd_run import _positive  # the same check as `run --jobs`
-from evalfw.cli._options import add_runs_dir, host_for
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"
 EPILOG = """examples:
@@ -45,7 +46,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="resampling seed (default: run A's seed)")
     parser.add_argument("--correction", choices=("none", "holm"), default="none",
                         help="Holm correction across all compared cells (default none)")
-    parser.add_argument("--format", "-f", choices=("table", "json"), default="table")
+    add_format(parser, ("table", "json"))
+    add_plugins_dir(parser, "load metrics from")
     add_runs_dir(parser)
 
 
@@ -85,8 +87,10 @@ def execute(args: argparse.Namespace) -> int:
                           method=args.method, samples=args.samples, seed=args.seed,
                           correction=args.correction)
     data = result.to_json()
-    sys.stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-                     if args.format == "json" else table(data))
+    if args.format == "json":
+        write_json(data)
+    else:
+        write(table(data))
     sys.stdout.flush()
     check(result)  # RegressionDetected -> exit status 1, after the report is out
     return 0

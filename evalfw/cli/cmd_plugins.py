@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
+
+from evalfw.cli._options import add_format, add_plugins_dir, write_json
 
 HELP = "list plugins, their distributions and versions, and the components each provides"
 EPILOG = """examples:
@@ -18,8 +18,8 @@ EPILOG = """examples:
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all", action="store_true", help="include built-in plugins")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--plugins-dir", action="append", default=[], help="also load this plugin directory")
+    add_format(p, ("table", "json"))
+    add_plugins_dir(p, "also load")
 
 
 def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
@@ -47,9 +47,8 @@ def execute(args: argparse.Namespace) -> int:
 
     host = host_for(args)
     rows = describe(host, args.all)
-    if args.json:
-        json.dump(rows, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+    if args.format == "json":
+        write_json(rows)
         return 0
     if not rows:
         print("no third-party plugins installed (use --all to list the built-in ones)")

@@ -7,7 +7,7 @@ import os
 import sys
 import warnings
 
-from evalfw.cli._options import add_format, host_for, render
+from evalfw.cli._options import add_format, host_for, render, write
 from evalfw.config import add_set_option
 
 HELP = "run an experiment config and store a versioned, verifiable record"
@@ -75,7 +75,7 @@ def execute(args: argparse.Namespace) -> int:
         for w in record["warnings"]:
             line = f":{w['first_line']}" if "first_line" in w else ""
             sys.stderr.write(f"evalfw: warning: {w['file']}{line}: {w['message']}\n")
-    sys.stdout.write(render(outcome.host, args.format, record))
+    write(render(outcome.host, args.format, record))
     if not args.quiet:
         # normpath only tidies "configs/../runs" for the message; the store never uses it
         sys.stderr.write(f"evalfw: stored {os.path.normpath(outcome.path)}\n")

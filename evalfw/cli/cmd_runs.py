@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from evalfw.cli._options import add_runs_dir
+from evalfw.cli._options import add_format, add_runs_dir, write_json
 
 HELP = "list stored run versions (time, config hash, headline scores)"
 EPILOG = """examples:
@@ -19,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("experiment", metavar="EXPERIMENT", nargs="?",
                         help="only this experiment's versions")
     add_runs_dir(parser)
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_format(parser, ("table", "json"))
 
 
 def _score(h: dict) -> str:
@@ -31,8 +30,8 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.records.load import list_runs
 
     entries = list_runs(args.runs_dir, args.experiment)
-    if args.json:
-        print(json.dumps(entries, indent=1, ensure_ascii=False))
+    if args.format == "json":
+        write_json(entries)
         return 0
     if not entries:
         print(f"no runs in {args.runs_dir}")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from evalfw.cli._options import host_for
+from evalfw.cli._options import add_format, add_plugins_dir, host_for, write_json
 from evalfw.config import combined_schema, static_schema
 
 HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
@@ -21,8 +20,8 @@ language server at it with `# yaml-language-server: $schema=experiment.schema.js
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--plugins-dir", action="append", default=[],
-                        metavar="DIR", help="also describe the local plugins in DIR (repeatable)")
+    add_plugins_dir(parser, "also describe")
+    add_format(parser, ("json",), "json")
     parser.add_argument("--static", action="store_true",
                         help="print only the shipped schema, without plugin knowledge")
 
@@ -32,7 +31,7 @@ def execute(args: argparse.Namespace) -> int:
         schema = static_schema()
     else:
         schema = combined_schema(host_for(args))
-    print(json.dumps(schema, indent=2, ensure_ascii=False))
+    write_json(schema)
     return 0
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
+
+from evalfw.cli._options import add_json, add_plugins_dir, write_json
 
 HELP = "score hypothesis files against reference files (like the sacrebleu command)"
 EPILOG = """examples:
@@ -46,8 +47,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-w", "--width", type=int, default=None,
                    help="decimals in text output (default 1 for 0-100 scores, 4 for 0-1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print only the score")
-    p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
-                   help="load the local plugin files of DIR (repeatable)")
+    add_plugins_dir(p)
+    add_json(p)
     p.add_argument("--source", metavar="SRC", default=None,
                    help="source segments, for metrics that read them (model-based metrics)")
     p.add_argument("--scores", nargs="+", metavar="FILE", default=None,
@@ -113,7 +114,18 @@ def execute(args: argparse.Namespace) -> int:
     host = host_for(args)
     metrics = build_metrics(args, host)
     # names exactly as given on the command line, as sacreBLEU prints them
-    refs = [read_segments(r, shown=r) for r in args.references]
+    if [*args.references, *(args.input or [])].count("-") > 1:
+        from evalfw.errors import ConfigError
+
+        raise ConfigError("- (standard input) is given more than once; one file at most can "
+                          "come from standard input")
+
+    def read(path: str, tokenized: bool = False) -> Any:
+        if path == "-":
+            return _read_stdin(tokenized)
+        return read_segments(path, shown=path, check_tokenized=tokenized)
+
+    refs = [read(r) for r in args.references]
     if args.input:
         dupes = sorted({h for h in args.input if args.input.count(h) > 1})
         if dupes:
@@ -121,9 +133,9 @@ def execute(args: argparse.Namespace) -> int:
 
             raise ConfigError(f"-i/--input: system file {dupes[0]} is given twice; "
                               "give each system once")
-        systems = [read_segments(h, shown=h, check_tokenized=True) for h in args.input]
+        systems = [read(h, tokenized=True) for h in args.input]
     else:
-        systems = [_read_stdin()]
+        systems = [_read_stdin(True)]
     check_same_length([*refs, *systems])
     for f in [*refs, *systems]:
         for warning in f.warnings:
@@ -156,8 +168,7 @@ def execute(args: argparse.Namespace) -> int:
             lines = lines if args.sentence_level else significance.align(lines)
             sys.stdout.write("".join(f"{prefix}{line}\n" for line in lines))
     if args.format == "json":
-        json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json(out)
     return 0
 
 
@@ -184,14 +195,15 @@ def _contexts(args: argparse.Namespace, systems: list[Any], segments: int) -> li
             for s, sc in zip(systems, scores)]
 
 
-def _read_stdin() -> Any:
+def _read_stdin(tokenized: bool) -> Any:
     from evalfw.errors import InputError
-    from evalfw.io.text import parse_segments
+    from evalfw.io.text import parse_segments, read_stream
 
     if sys.stdin is None or sys.stdin.isatty():
         raise InputError("no -i/--input files given and standard input is a terminal; "
                          "pass hypothesis files with -i or pipe them in")
-    return parse_segments(sys.stdin.buffer.read(), "<stdin>", check_tokenized=True)
+    return parse_segments(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>",
+                          check_tokenized=tokenized)
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any]],
@@ -206,3 +218,6 @@ def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any
     out.append(obj)
     return res.format(width=width(args, res), signature=signature(res),
                       score_only=args.score_only)
+
+
+__all__ = ["build_metrics", "configure", "EPILOG", "execute", "HELP", "options_from_args"]

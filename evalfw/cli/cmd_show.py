@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from evalfw.cli._options import add_format, add_runs_dir, host_for, render
+from evalfw.cli._options import add_format, add_plugins_dir, add_runs_dir, host_for, render, write
 
 HELP = "re-render a stored run (no recomputation)"
 EPILOG = """examples:
@@ -23,6 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", metavar="RUN", help="version directory, EXPERIMENT or "
                         "EXPERIMENT/VERSION")
     add_format(parser)
+    add_plugins_dir(parser, "load reporters from")
     add_runs_dir(parser)
 
 
@@ -30,7 +30,7 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.records.load import open_run
 
     stored = open_run(args.run, args.runs_dir)
-    sys.stdout.write(render(host_for(args), args.format, stored.record))
+    write(render(host_for(args), args.format, stored.record))
     return 0
 
 

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from evalfw.cli._options import add_runs_dir, host_for
+from evalfw.cli._options import (
+    add_format,
+    add_plugins_dir,
+    add_runs_dir,
+    host_for,
+    write,
+    write_json,
+)
 from evalfw.errors import VerificationFailed
 
 HELP = "re-run a stored run on its recorded inputs; exit 0 only if every number is identical"
 EPILOG = """examples:
   evalfw verify wmt
   evalfw verify runs/wmt/20250101T120000Z-001
+  evalfw verify wmt --data-root ../shared/data/wmt22
+  evalfw verify their-run --plugins-dir their-plugins   # only if you trust that code
+
+A record is data, wherever it came from: verify opens only files under the current directory
+and under --data-root directories, and loads plugins only from the directories you name with
+--plugins-dir (a run that needs others says which).
 
 Exit status 0: identical. 1: something differs; each difference is listed (an input whose
 sha256 changed, a component or package version, a score and by how much). 2: the run or its
@@ -22,13 +36,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", metavar="RUN", help="version directory, EXPERIMENT or "
                         "EXPERIMENT/VERSION")
     add_runs_dir(parser)
+    parser.add_argument("--data-root", action="append", default=[], type=Path, metavar="DIR",
+                        help="also read the record's files under DIR (repeatable; default: "
+                        "only under the current directory)")
+    add_plugins_dir(parser, "trust and load")
+    add_format(parser, ("table", "json"))
 
 
 def execute(args: argparse.Namespace) -> int:
     from evalfw.runner.verify import verify
 
-    verdict = verify(args.run, args.runs_dir, host=host_for(args))
-    print("\n".join(verdict.lines()))
+    verdict = verify(args.run, args.runs_dir, host=host_for(args),
+                     data_roots=args.data_root)
+    if args.format == "json":
+        write_json({"run": str(verdict.run), "verified": verdict.ok,
+                    "compared": verdict.compared, "problems": verdict.problems,
+                    "notes": verdict.notes})
+    else:
+        write("\n".join(verdict.lines()) + "\n")
     if not verdict.ok:
         raise VerificationFailed(
             f"{verdict.run} does not reproduce: {verdict.problems[0]}"

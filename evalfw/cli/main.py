@@ -12,9 +12,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from evalfw.version import __version__
 from evalfw.errors import EvalfwError
+from evalfw.version import __version__
 
 COMMANDS = (
     "score",
@@ -32,6 +33,13 @@ COMMANDS = (
 class _Parser(argparse.ArgumentParser):
     #: component kinds whose registered names ``--help`` lists (set by a command's configure)
     list_components: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # no abbreviations: sacreBLEU habits such as ``-l en-de`` or ``-t wmt22`` must never be
+        # taken for the start of another long option (``--lowercase``, ``--tokenize``)
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+        self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def format_help(self) -> str:
         text = super().format_help()
@@ -72,7 +80,7 @@ def command_word(argv: Sequence[str]) -> str | None:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with ``only``, just that sub-command is configured (the others are not
     imported: each command module may import much of evalfw, which costs start-up time)."""
-    parser = _Parser(
+    parser: Any = _Parser(
         prog="evalfw",
         description="Config-driven, reproducible machine-translation evaluation.",
         epilog="examples:\n  evalfw run configs/wmt.yaml\n  evalfw score -r ref.txt -i hyp.txt\n"
@@ -107,13 +115,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                        help="show tracebacks for errors")
         module.configure(p)
         p.set_defaults(_execute=module.execute)
+        parser.commands[name] = p
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit status (argparse's own usage errors exit 2)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(command_word(argv))
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # reported with the usage of the command they were given to
+        parser.commands.get(getattr(args, "command", None), parser).error(
+            f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_execute", None):
         parser.print_help()
         return 2
@@ -129,6 +142,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except (SystemExit, GeneratorExit) as exc:
+        # evalfw's commands never exit this way: plugin code did (see evalfw.plugin.guard)
+        if args.debug:
+            raise
+        from evalfw.plugin.guard import escaped
+
+        err = escaped(exc, f"running `evalfw {args.command}`")
+        sys.stderr.write(f"evalfw: error: {err}\n")
+        return err.exit_code
 
 
 if __name__ == "__main__":  # pragma: no cover

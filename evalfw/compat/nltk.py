@@ -24,7 +24,7 @@ from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
 from evalfw.metrics.bleu.components import Counts, Smoothed
 
 if TYPE_CHECKING:
-    import numpy as np
+    pass
 
 __all__ = [
     "Fraction", "SmoothingFunction", "bleu", "brevity_penalty", "closest_ref_length",

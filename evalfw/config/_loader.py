@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ from evalfw.config.paths import PathResolver, check_experiment_name
 from evalfw.config._requires import check_requirements, parse_requirements
 from evalfw.config.schema import check_schema, static_schema
 from evalfw.config._yamlload import parse_yaml, read_config_text
-from evalfw.errors import ConfigError
+from evalfw.errors import ConfigError, suggest
 from evalfw.host.host import PluginHost
 
 DEFAULT_OUTPUT_DIR = "runs"
@@ -41,17 +41,20 @@ SYSTEM_GLOB_KEY = "*"
 
 
 def load_config(path: str | os.PathLike[str], overrides: Iterable[str | Override] = (),
-                host: PluginHost | None = None) -> tuple[ExperimentConfig, PluginHost]:
+                host: PluginHost | None = None, *,
+                trusted_plugin_dirs: Collection[Path] | None = None,
+                ) -> tuple[ExperimentConfig, PluginHost]:
     """Read, override and validate the config at ``path``; return it and its plugin host.
 
     ``host``: use this plugin host instead of building one (the config's ``plugin_dirs`` are
-    loaded into it).
+    loaded into it). ``trusted_plugin_dirs``: when given, a ``plugin_dirs`` entry outside it is
+    an error instead of code to load (``verify`` re-running a record someone else made).
     """
     shown = os.fspath(path)
     locations = Locations(shown)
     data = parse_yaml(read_config_text(Path(path), shown), locations)
     return validate_config(data, overrides=overrides, host=host, locations=locations,
-                           config_path=Path(path))
+                           config_path=Path(path), trusted_plugin_dirs=trusted_plugin_dirs)
 
 
 def validate_config(
@@ -62,6 +65,7 @@ def validate_config(
     locations: Locations | None = None,
     config_path: Path | None = None,
     base_dir: Path | None = None,
+    trusted_plugin_dirs: Collection[Path] | None = None,
 ) -> tuple[ExperimentConfig, PluginHost]:
     """Validate config ``data`` (a mapping as YAML would give). Relative paths in it resolve
     against ``base_dir`` (default: the config file's directory, else the current one)."""
@@ -81,6 +85,13 @@ def validate_config(
 
     plugin_dirs = tuple(paths.directory(d, ("plugin_dirs", i), "plugin directory")
                         for i, d in enumerate(data.get("plugin_dirs", ())))
+    if trusted_plugin_dirs is not None:
+        trusted = {Path(os.path.realpath(d)) for d in trusted_plugin_dirs}
+        for i, d in enumerate(plugin_dirs):
+            if Path(os.path.realpath(d)) not in trusted:
+                raise loc.error(("plugin_dirs", i), f"the run loads plugins from {d}; verify "
+                                "runs no code that a record names: if you trust that code, "
+                                f"pass --plugins-dir {d}")
     requirements = parse_requirements(data.get("requires", ()), loc)
     if host is None:
         host = PluginHost.create(plugin_dirs=plugin_dirs)
@@ -100,6 +111,7 @@ def validate_config(
     choices.check_reports(host, reports, loc)
     _unique(data["metrics"], "metrics", "metric", loc)
     _unique(data["test_sets"], "test_sets", "test set", loc)
+    _check_drilldown_metric(data, loc)
     for m in data["metrics"]:  # what the metric would use anyway, written down and hashed
         for key, value in choices.metric_defaults(host, m).items():
             m.setdefault(key, value)
@@ -136,6 +148,16 @@ def _unique(items: list[Mapping[str, Any]], key: str, what: str, loc: Locations)
                 f"{what} name '{item['name']}' is used twice (also {key}[{seen[item['name']]}]); "
                 f"{what} names must be unique"))
         seen[item["name"]] = i
+
+
+def _check_drilldown_metric(data: Mapping[str, Any], loc: Locations) -> None:
+    """``significance.drilldown_metric`` names one of the config's metrics entries."""
+    name = data.get("significance", {}).get("drilldown_metric")
+    names = [m["name"] for m in data["metrics"]]
+    if name is not None and name not in names:
+        raise loc.error(("significance", "drilldown_metric"), (
+            f"'{name}' is not a metrics entry{suggest(name, names)}; choose from: "
+            f"{', '.join(names)}"))
 
 
 def _choice(value: Any) -> ComponentChoice:

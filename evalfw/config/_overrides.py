@@ -42,7 +42,10 @@ def parse_override(text: str) -> Override:
         path = parse_path(key.strip())
     except ConfigError as exc:
         raise ConfigError(f"--set {text}: {exc}") from None
-    value = parse_yaml(raw, Locations(f"--set {text}"), root=path) if raw.strip() else ""
+    # shown in messages: never a raw control character (an ESC would drive the terminal)
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    shown = shown if len(shown) <= 80 else f"{shown[:60]}... ({len(text):,} characters)"
+    value = parse_yaml(raw, Locations(f"--set {shown}"), root=path) if raw.strip() else ""
     return Override(text, path, value)
 
 

@@ -11,12 +11,17 @@ that we can:
 - allow plain data only: strings, integers, finite floats, booleans, null, lists, mappings
   (timestamps are kept as the text written; any other tag is an error);
 - refuse alias bombs: every node visited while expanding counts, through aliases too, and
-  nesting depth is bounded (recursive aliases hit that bound).
+  nesting depth is bounded (recursive aliases hit that bound);
+- refuse what no config holds before doing any real work: control characters (comments
+  included), more values than :data:`evalfw.limits.MAX_CONFIG_NODES` (counted on the event
+  stream, which stops at the limit, instead of composing millions of nodes first), integers
+  longer than :data:`evalfw.limits.MAX_NUMBER_DIGITS` digits.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +30,21 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from evalfw.config._locate import KeyPath, Locations, Mark, format_path
 from evalfw.errors import ConfigError
+from evalfw.io.text import read_bytes
+from evalfw.limits import MAX_CONFIG_BYTES, MAX_CONFIG_NODES, MAX_NUMBER_DIGITS
 
 #: Values built from one document, counting nodes reached again through aliases.
-MAX_NODES = 100_000
+MAX_NODES = MAX_CONFIG_NODES
 #: Nesting depth of mappings and lists (a real config needs fewer than ten levels).
 MAX_DEPTH = 64
 #: Configs are small; a bigger file is almost certainly a mistake (or an attack).
-MAX_BYTES = 4 * 1024 * 1024
+MAX_BYTES = MAX_CONFIG_BYTES
+#: what YAML itself refuses as non-printable, found first so the error names line and column
+_CONTROL = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD"
+                      "\U00010000-\U0010FFFF]")
+_VALUE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent,
+                 yaml.AliasEvent)
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _STD = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_STD}{t}" for t in ("str", "int", "float", "bool", "null")}
@@ -49,18 +62,9 @@ def _mark(node: Node) -> Mark:
 
 def read_config_text(path: Path, shown: str) -> str:
     """The config file's text: UTF-8 (a BOM is allowed), at most MAX_BYTES."""
-    try:
-        if path.is_dir():
-            raise ConfigError(f"{shown}: is a directory; give the path of a YAML config file")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(f"{shown}: config file not found; check the path") from None
-    except OSError as exc:
-        raise ConfigError(f"{shown}: cannot read config: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise ConfigError(
-            f"{shown}: config file is {len(data)} bytes; the limit is {MAX_BYTES} bytes"
-        )
+    data = read_bytes(path, shown, limit=MAX_CONFIG_BYTES, error=ConfigError,
+                      variable=None,
+                      what="config file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -73,6 +77,7 @@ def read_config_text(path: Path, shown: str) -> str:
 def parse_yaml(text: str, locations: Locations, *, root: KeyPath = ()) -> Any:
     """Parse one YAML document into plain data, recording positions under ``root``."""
     source = locations.source
+    _prescan(text, source)
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -89,6 +94,30 @@ def parse_yaml(text: str, locations: Locations, *, root: KeyPath = ()) -> Any:
     if node is None:
         return None
     return _Builder(locations).build(node, root, 0)
+
+
+def _prescan(text: str, source: str) -> None:
+    """Refuse control characters and oversized documents before composing anything."""
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise ConfigError(f"{source}:{line}:{column}: control character "
+                          f"U+{ord(bad.group()):04X} in the config; configs are plain text, "
+                          "remove it (write \\t, \\e, ... inside a double-quoted string)")
+    count = 0
+    try:
+        for event in yaml.parse(text, Loader=_FAST_LOADER):
+            if isinstance(event, _VALUE_EVENTS):
+                count += 1
+                if count > MAX_NODES:
+                    line = event.start_mark.line + 1 if event.start_mark else "?"
+                    raise ConfigError(
+                        f"{source}:{line}: the document holds more than {MAX_NODES:,} values; "
+                        "a config holds hundreds: refusing a document this large (put data in "
+                        "files the config names)")
+    except yaml.YAMLError:
+        return  # the composing parser below reports syntax errors with their positions
 
 
 def _syntax_message(source: str, exc: yaml.MarkedYAMLError) -> str:
@@ -143,7 +172,14 @@ class _Builder:
         if node.tag == _TIMESTAMP:
             return node.value  # a date is kept as written: JSON has no date type
         self.check_tag(node, path, *_SCALAR_TAGS)
-        value = self.scalars.construct_object(node)
+        if node.tag == f"{_STD}int" and sum(c.isdigit() for c in node.value) > MAX_NUMBER_DIGITS:
+            raise self.fail(node, path, (
+                f"an integer of {sum(c.isdigit() for c in node.value)} digits; numbers in a "
+                f"config have at most {MAX_NUMBER_DIGITS} digits"))
+        try:
+            value = self.scalars.construct_object(node)
+        except ValueError as exc:
+            raise self.fail(node, path, f"{node.value[:40]!r} is not a valid number ({exc})")
         if isinstance(value, float) and not math.isfinite(value):
             raise self.fail(node, path, f"{node.value!r} is not a finite number")
         return value

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from evalfw.executors.base import Executor, Item, Result
 from evalfw.plugin import hookimpl
+from evalfw.plugin.guard import escaped
 
 
 class Serial(Executor):
@@ -36,7 +37,14 @@ def _start_worker(context: Any) -> None:
 
 def _run(job: tuple[Callable[[Any, Any], Any], Any]) -> Any:
     task, item = job
-    return task(_worker_context, item)
+    try:
+        return task(_worker_context, item)
+    except (Exception, KeyboardInterrupt):
+        raise
+    except BaseException as exc:
+        # SystemExit from plugin code would end the worker silently and the pool would wait
+        # for its result forever; a PluginError travels back to the parent instead
+        raise escaped(exc, "computing in a worker process") from None
 
 
 class Processes(Executor):

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 #: the built-in plugin modules, registered first and through the same hooks as any plugin
 BUILTIN_PLUGINS = (
     "evalfw.metrics.bleu.plugin",
+    "evalfw.metrics.chrf.plugin",
     "evalfw.metrics.segment_scores",
     "evalfw.tokenizers",
     "evalfw.metrics.bleu.counting.clipped",
@@ -111,7 +112,9 @@ class PluginHost:
         try:
             self.pm.register(plugin, name=info.name)
             self.pm.check_pending()
-        except Exception as exc:  # pluggy raises for unknown hooks and bad signatures
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # pluggy's errors; SystemExit from plugin code too
             if self.pm.is_registered(plugin):
                 self.pm.unregister(plugin)
             self._broken(info, exc)
@@ -133,7 +136,9 @@ class PluginHost:
             return
         try:
             plugin = ep.load()
-        except Exception as exc:  # any import-time failure of third-party code
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # any import-time failure of third-party code, exit too
             self._broken(info, exc)
             return
         self._register(plugin, info)
@@ -155,7 +160,9 @@ class PluginHost:
             modname = f"evalfw_local_plugin_{name}_{info.sha256[:12]}"  # type: ignore[index]
             try:
                 module = sys.modules.get(modname) or _import_file(modname, path)
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # SystemExit from plugin code too
                 self._broken(info, exc)
                 continue
             self._register(module, info)
@@ -184,7 +191,9 @@ class PluginHost:
                 info = by_name.get(impl.plugin_name, PluginInfo(impl.plugin_name, "object"))
                 try:
                     classes = list(impl.function() or ())
-                except Exception as exc:
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # SystemExit from plugin code too
                     raise PluginError(
                         f"{info.provider} raised in {hook_name}: {type(exc).__name__}: {exc}"
                     ) from exc

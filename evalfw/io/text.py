@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from evalfw.errors import InputError
+from evalfw.errors import EvalfwError, InputError
+from evalfw.limits import max_input_bytes
 
 BOM = "\ufeff"
 #: sacreBLEU's threshold for its "looks tokenized" warning
@@ -88,19 +90,65 @@ def display_path(path: str | os.PathLike[str]) -> str:
     return text
 
 
-def read_bytes(path: str | os.PathLike[str], shown: str) -> bytes:
-    p = Path(path)
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = None,
+               error: type[EvalfwError] = InputError,
+               variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
+               ) -> bytes:
+    """A regular file's bytes, at most ``limit`` (default :func:`evalfw.limits.max_input_bytes`).
+
+    Devices, FIFOs and sockets are refused before a byte is read (``/dev/zero`` never ends; a
+    FIFO without a writer would wait forever: it is opened non-blocking), and the size is
+    enforced while reading, so a file growing under evalfw cannot exhaust memory either.
+    """
+    limit = max_input_bytes() if limit is None else limit
     try:
-        if p.is_dir():
-            raise InputError(f"{shown}: is a directory, not a text file; give the file's path")
-        return p.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise InputError(f"{shown}: file not found; check the path (relative paths in a "
-                         "config are relative to the config file)") from None
+        raise error(f"{shown}: {what} not found; check the path (relative paths in a "
+                    "config are relative to the config file)") from None
     except PermissionError:
-        raise InputError(f"{shown}: permission denied; make the file readable") from None
+        raise error(f"{shown}: permission denied; make the file readable") from None
     except OSError as exc:
-        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        raise error(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    info = os.fstat(fd)
+    for test, kind in _KINDS:
+        if test(info.st_mode):
+            os.close(fd)
+            raise error(f"{shown}: is {kind}, not a regular file; give a text file's path "
+                        "(or - to read standard input where a command allows it)")
+    with os.fdopen(fd, "rb") as fh:
+        if info.st_size > limit:  # refused before reading (a sparse file costs no disk)
+            raise error(f"{shown}: is {info.st_size:,} bytes, more than the limit of "
+                        f"{limit:,}{_raise_hint(variable)}")
+        try:
+            data = fh.read(limit + 1)
+        except OSError as exc:
+            raise error(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise error(f"{shown}: larger than the limit of {limit:,} bytes"
+                    f"{_raise_hint(variable)}")
+    return data
+
+
+def _raise_hint(variable: str | None) -> str:
+    if variable is None:
+        return "; the limit is fixed (a config names its data files, it does not hold them)"
+    return f"; raise it with {variable}=BYTES if the file is genuine"
+
+
+def read_stream(stream: BinaryIO, shown: str, *, limit: int | None = None) -> bytes:
+    """Standard input (or another stream), at most ``limit`` bytes, enforced while reading."""
+    limit = max_input_bytes() if limit is None else limit
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{shown}: more than the limit of {limit:,} bytes; raise it with "
+                         "EVALFW_MAX_INPUT_BYTES=BYTES if the input is genuine")
+    return data
 
 
 def _line_of(data: bytes, offset: int) -> int:

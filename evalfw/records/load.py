@@ -9,8 +9,10 @@ against the sha256 recorded for it, so a damaged record is reported, never half-
 from __future__ import annotations
 
 import hashlib
-import io
 import json
+import math
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from evalfw.errors import RecordError, suggest
+from evalfw.limits import MAX_NUMBER_DIGITS, MAX_RECORD_DEPTH, max_record_bytes, max_segments_bytes
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, validate_record
+from evalfw.records.segments import read_segments
 from evalfw.records.naming import TMP_PREFIX, VERSION_RE, version_key
 from evalfw.records.upgrade import upgrade, v1_statistics
 
@@ -91,14 +95,68 @@ def resolve_run(run: str, runs_dir: Path | None = None) -> Path:
         "(use --runs-dir DIR for another runs directory)")
 
 
+def _read_bounded(path: Path, limit: int, variable: str) -> bytes:
+    """A regular file's bytes, refused beyond ``limit`` before and while reading."""
+    try:
+        with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise RecordError(f"{path}: not a regular file")
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file; is this a version directory?") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise RecordError(f"{path}: larger than the limit of {limit} bytes (raise it with "
+                          f"{variable} if the file is genuine)")
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a record holds")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise ValueError(f"a {len(text)}-digit integer (at most {MAX_NUMBER_DIGITS} digits)")
+    return int(text)
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a parsed JSON value, without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_RECORD_DEPTH:
+                stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:20]}... does not fit a float")
+    return value
+
+
 def load_record(version_dir: Path) -> dict[str, Any]:
     path = version_dir / RECORD_FILE
+    data = _read_bounded(path, max_record_bytes(), "EVALFW_MAX_RECORD_BYTES")
     try:
-        record = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no record here; is this a version directory?") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        record = json.loads(data.decode("utf-8"), parse_int=_bounded_int, parse_float=_finite_float,
+                            parse_constant=_refuse_constant)
+    except RecursionError:
+        raise RecordError(f"{path}: nested too deeply to be a record (at most "
+                          f"{MAX_RECORD_DEPTH} levels); the file is damaged") from None
+    except (UnicodeDecodeError, ValueError) as exc:
         raise RecordError(f"{path}: cannot read the record: {exc}; the file is damaged") from None
+    if _depth(record) > MAX_RECORD_DEPTH:
+        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} levels deep; a record "
+                          "is not, the file is damaged")
     validate_record(record, str(path))
     return upgrade(record)
 
@@ -109,19 +167,15 @@ def open_run(run: str, runs_dir: Path | None = None) -> StoredRun:
 
 
 def load_segments(version_dir: Path, record: dict[str, Any]) -> dict[str, np.ndarray]:
-    """The per-segment arrays (int64 statistics, float64 sentence scores), checked."""
+    """The per-segment arrays (int64 statistics, float64 sentence scores), read within limits
+    and checked against the record (:mod:`evalfw.records.segments`)."""
     path = version_dir / SEGMENTS_FILE
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    data = _read_bounded(path, max_segments_bytes(), "EVALFW_MAX_SEGMENTS_BYTES")
     expected = record["segments"]["sha256"]
     if hashlib.sha256(data).hexdigest() != expected:
         raise RecordError(f"{path}: sha256 differs from the one in record.json; the segments "
                           "file was changed or damaged after the run")
-    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-        return {k: (npz[k].astype(np.int64) if npz[k].dtype.kind == "i" else npz[k])
-                for k in npz.files}
+    return read_segments(data, record, str(path))
 
 
 def headline(record: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,12 +20,13 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from evalfw.records.segments import V1_ARRAYS
+
 if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.base import Metric
 
-_V1_STATS = ("hyp_len", "ref_lens", "matches", "totals")
 
 
 def upgrade(record: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +62,7 @@ def v1_statistics(arrays: Mapping[str, np.ndarray], cell: str, metric: Metric) -
     rows = getattr(metric, "rows", None)
     if rows is None:
         raise TypeError(f"schema-1 records hold BLEU statistics, not {metric.name}'s")
-    return rows(SegmentStats.from_arrays({n: arrays[f"{cell}.{n}"] for n in _V1_STATS}))
+    return rows(SegmentStats.from_arrays({n: arrays[f"{cell}.{n}"] for n in V1_ARRAYS}))
 
 
 __all__ = ["upgrade", "v1_statistics"]

@@ -10,12 +10,16 @@ analysed metric) an interval half-width and a marker::
   in the metric's direction: a higher BLEU, a lower TER);
 - ``°``: the baseline itself; no marker: not significantly different.
 
+Numbers get as many decimals as the metric's scale needs (:func:`places`): 2 on a 0-100 scale,
+4 on a 0-1 scale, so a difference of 0.004 BLEU on 0-1 does not print as ``+0.00``.
+
 :func:`legend` says this in words (with the test, trials, threshold and correction actually
 used), so a table pasted into a paper explains itself. Reporters only read the record.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +28,14 @@ BETTER, WORSE, BASELINE = "†", "‡", "°"
 LATEX_MARKS = {BETTER: r"$^{\dagger}$", WORSE: r"$^{\ddagger}$", BASELINE: r"$^{\circ}$", "": ""}
 METHOD_WORDS = {"bootstrap": "paired bootstrap resampling",
                 "ar": "paired approximate randomization"}
+
+
+def places(scale: float | None) -> int:
+    """Digits after the point for scores on a 0-``scale`` scale: 2 for 100, 4 for 1, and as
+    many more as each factor of ten below 100 takes (never fewer than 0)."""
+    if not scale or scale <= 0:
+        return 2
+    return max(0, 2 + round(math.log10(100.0 / scale)))
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,12 @@ class Significance:
         self.tables = {(t["test_set"], t["metric"]): t for t in section.get("tables", [])}
         self.higher_is_better = {m["name"]: bool(m.get("higher_is_better", True))
                                  for m in record.get("metrics", [])}
+        self.scales = {r["metric"]: r.get("score_scale", 100)
+                       for r in record.get("results", [])}
+
+    def places(self, metric: str) -> int:
+        """Decimals for scores and differences of ``metric`` (by its scale)."""
+        return places(self.scales.get(metric, 100))
 
     def better(self, metric: str, delta: float) -> bool:
         """Whether a score difference ``delta`` (system - baseline) is an improvement under
@@ -117,14 +135,26 @@ class Significance:
         marks = (LATEX_MARKS if latex else {m: m for m in (BETTER, WORSE, BASELINE)})
         pm, le = (r"$\pm$", r"$\le$") if latex else ("±", "≤")
         seed = self.section.get("seed")
+        baseline = latex_escape(str(s.get("baseline"))) if latex else s.get("baseline")
         return [
             f"{pm}: half-width of the {self.level_text} bootstrap confidence interval "
             f"({s.get('samples')} resamples, seed {seed}, {s.get('mode')} mode).".replace(
                 "%", r"\%" if latex else "%"),
-            f"{marks[BETTER]} significantly better / {marks[WORSE]} significantly worse than "
-            f"the baseline {marks[BASELINE]} {s.get('baseline')}: p {le} {self.alpha:g} by "
-            f"{test}{corr}; no mark: no significant difference.",
+            f"{marks[BASELINE]}: the baseline, {baseline}.",
+            f"{marks[BETTER]}: significantly better, {marks[WORSE]}: significantly worse than "
+            f"the baseline (p {le} {self.alpha:g} by {test}{corr}); no mark: no significant "
+            "difference.",
         ]
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (for text mode)."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
 def significant(c: Mapping[str, Any], alpha: float) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evalfw.reports._cells import Significance
+from evalfw.reports._cells import Significance, places
 
 
 @dataclass(frozen=True)
@@ -57,12 +57,11 @@ class Grid:
         r = self.cells.get((system, col))
         if r is None:
             return "-"
-        places = self.decimals if self.decimals is not None else (
-            2 if r.get("score_scale", 100) == 100 else 4)
-        text = f"{r['score']:.{places}f}"
+        digits = self.decimals if self.decimals is not None else places(r.get("score_scale"))
+        text = f"{r['score']:.{digits}f}"
         if col.level != "corpus":
             return text
-        return self.significance.decorate(text, system, col.test_set, col.metric, places, latex)
+        return self.significance.decorate(text, system, col.test_set, col.metric, digits, latex)
 
     def test_set_groups(self) -> list[tuple[str, int]]:
         """(test set, number of columns) in column order."""

@@ -6,13 +6,18 @@ any external load should one ever slip in. The page holds:
 
 1. the systems x test sets table with intervals and significance markers and its legend
    (each cell carries the exact score, interval and p-value in ``data-*`` attributes);
-2. per test set x metric a chart of the scores with their interval bars, the paired tests
-   table and, with buckets, a chart of BLEU per length bucket;
+2. per test set x metric a chart of the scores with their interval bars (best system on
+   top, the score axis titled with the metric and its direction), the paired tests table
+   and, with buckets, the score per length bucket as small multiples: one chart per system
+   against the baseline, all on one axis (a dozen lines in one chart cannot be told apart);
 3. the drill-down: each system's worst segments against the baseline, with source,
-   references and both hypotheses (texts stored in the record at run time);
+   references and both hypotheses (texts stored in the record at run time,
+   :mod:`evalfw.reports._html_drilldown`);
 4. provenance: command, config, seed, environment, plugins, inputs with sha256, signatures.
 
-It renders from the record alone, so ``evalfw show RUN --format html`` needs no input file.
+A system has one colour in every chart. Numbers get the decimals of their metric's scale.
+The page fits any screen width (see :mod:`evalfw.reports._html_style`). It renders from the
+record alone, so ``evalfw show RUN --format html`` needs no input file.
 """
 
 from __future__ import annotations
@@ -23,55 +28,19 @@ from typing import Any
 
 from evalfw.reports import _html_parts as parts
 from evalfw.reports._cells import Significance
-from evalfw.reports._svg import Point, bucket_chart, interval_chart
+from evalfw.reports._html_drilldown import drilldown
+from evalfw.reports._html_style import STYLE
+from evalfw.reports._svg import Point, bucket_chart, interval_chart, system_colours
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src 'none'; "
        "connect-src 'none'; script-src 'none'")
-
-STYLE = """
-:root{--fg:#1d2330;--muted:#5b6475;--line:#d9dee7;--bg:#fff;--band:#f4f6fa;--accent:#0b5cad}
-*{box-sizing:border-box}
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
-color:var(--fg);background:var(--bg);margin:0 auto;max-width:1180px;padding:24px 28px 60px}
-h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;margin:34px 0 10px;padding-bottom:4px;
-border-bottom:2px solid var(--line)}h3{font-size:16px;margin:22px 0 8px}
-.meta,.legend,.note{color:var(--muted);font-size:13px}
-nav a{margin-right:14px;color:var(--accent);text-decoration:none;font-size:14px}
-table{border-collapse:collapse;margin:6px 0 10px;font-variant-numeric:tabular-nums}
-th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:right;vertical-align:top}
-th{background:var(--band);font-weight:600}th:first-child,td:first-child{text-align:left}
-thead th[colspan]{text-align:center}table.tests td:nth-child(2),table.tests th:nth-child(2){text-align:left}
-.wide{overflow-x:auto;max-width:100%}table.seg th:last-child,table.sigs td:last-child,
-table.sigs th:last-child{text-align:left}
-table.results td.baseline{background:#f7f3e8}
-.ci{color:var(--muted);font-size:12.5px}.mark{font-weight:700;color:var(--accent)}
-.worse .mark{color:#b3261e}.better{color:#0a6b3a}.worse{color:#b3261e}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:18px}
-svg.chart{width:100%;height:auto;background:#fff;border:1px solid var(--line);border-radius:6px}
-svg .ct{font:600 14px sans-serif;fill:#1d2330}svg .tick{font:11px sans-serif;fill:#5b6475}
-svg .lab{font:12px sans-serif;fill:#1d2330}svg .val{font:11px sans-serif;fill:#1d2330}
-svg .grid{stroke:#e3e7ee;stroke-width:1}
-details{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:4px 12px}
-summary{cursor:pointer;font-weight:600;padding:4px 0}
-table.seg td{text-align:left}table.seg table.seg{width:100%;margin:0}table.seg td.num{text-align:right;white-space:nowrap}
-.txt{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;
-white-space:pre-wrap;word-break:break-word}mark{background:#ffe08a;padding:0 1px;border-radius:2px}.role{color:var(--muted);font-size:12px;width:110px}
-table.kv td{text-align:left}code,.sha{font-family:ui-monospace,Menlo,Consolas,monospace;
-font-size:12.5px;overflow-wrap:anywhere;word-break:break-all}
-pre{background:var(--band);padding:10px;border-radius:6px;overflow:auto;font-size:12.5px}
-"""
-
-
-def _places(row: Mapping[str, Any]) -> int:
-    return 2 if row.get("score_scale", 100) == 100 else 4
-
 
 def results_table(record: Mapping[str, Any], sig: Significance) -> str:
     """The paper table: systems x (test set, metric) with intervals and markers."""
     from evalfw.reports._grid import Grid
 
     grid = Grid(record)
-    out = ['<table class="results"><thead><tr><th rowspan="2">System</th>']
+    out = ['<div class="wide"><table class="results"><thead><tr><th rowspan="2">System</th>']
     out += [f'<th colspan="{k}">{escape(t)}</th>' for t, k in grid.test_set_groups()]
     out.append("</tr><tr>")
     out += [f"<th>{escape(c.label)}</th>" for c in grid.columns]
@@ -83,7 +52,7 @@ def results_table(record: Mapping[str, Any], sig: Significance) -> str:
             if row is None:
                 out.append("<td>-</td>")
                 continue
-            places = _places(row)
+            places = sig.places(col.metric)
             attrs = {"data-system": system, "data-test-set": col.test_set,
                      "data-metric": col.metric, "data-level": col.level,
                      "data-score": repr(row["score"])}
@@ -105,7 +74,7 @@ def results_table(record: Mapping[str, Any], sig: Significance) -> str:
             klass = f' class="{" ".join(c for c in cls if c)}"' if any(cls) else ""
             out.append(f"<td{klass}{attr}>{body}</td>")
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     legend = "".join(f"<p class=\"legend\">{escape(line)}</p>" for line in sig.legend())
     return "\n".join(out) + legend
 
@@ -114,47 +83,85 @@ def _interval_points(table: Mapping[str, Any]) -> dict[str, Point]:
     return {i["system"]: Point(i["score"], i["lower"], i["upper"]) for i in table["intervals"]}
 
 
-def analysis_section(record: Mapping[str, Any], sig: Significance) -> str:
-    """Per test set x metric: score chart, paired tests, bucket chart."""
+def _axis(metric: str, sig: Significance) -> str:
+    scale = sig.scales.get(metric, 100)
+    direction = "higher" if sig.higher_is_better.get(metric, True) else "lower"
+    return f"{metric} score (0–{scale:g}, {direction} is better)"
+
+
+def analysis_section(record: Mapping[str, Any], sig: Significance,
+                     colours: Mapping[str, str]) -> str:
+    """Per test set x metric: score chart, paired tests, bucket charts."""
     out = []
     for table in sig.section.get("tables", []):
-        name = f"{table['test_set']} · {table['metric']}"
+        metric = table["metric"]
+        name = f"{table['test_set']} · {metric}"
         points = _interval_points(table)
+        higher = sig.higher_is_better.get(metric, True)
         rows = []
         for system in table["systems"]:
-            cell = sig.cell(system, table["test_set"], table["metric"])
+            cell = sig.cell(system, table["test_set"], metric)
             if system in points:
                 rows.append((system, points[system], cell.marker if cell else ""))
-        charts = [interval_chart(f"{name}: scores with {sig.level_text} intervals", rows)]
-        if table.get("buckets"):
-            charts.append(_bucket_chart(name, table))
-        out.append(f"<h3 id=\"{parts.anchor('a', table['test_set'], table['metric'])}\">"
+        # best first: the highest score, or the lowest for a lower-is-better metric
+        rows.sort(key=lambda r: r[1].score, reverse=higher)
+        caption = f"{name}: scores with {sig.level_text} intervals"
+        chart = interval_chart(caption, rows, _axis(metric, sig), colours, sig.places(metric))
+        out.append(f"<h3 id=\"{parts.anchor('a', table['test_set'], metric)}\">"
                    f"{escape(name)}</h3>")
-        out.append('<div class="charts">' + "".join(f"<div>{c}</div>" for c in charts)
-                   + "</div>")
-        higher = sig.higher_is_better.get(table["metric"], True)
-        out.append(parts.comparisons_table(table, sig.alpha, higher))
+        out.append(f'<div class="charts"><figure><figcaption>{escape(caption)}</figcaption>'
+                   f"{chart}</figure></div>")
+        out.append(parts.comparisons_table(table, sig.alpha, higher, sig.places(metric)))
         if table.get("buckets"):
-            out.append(parts.buckets_table(table, sig.alpha, higher))
+            out.append(_bucket_charts(name, table, [r[0] for r in rows], colours,
+                                      _axis(metric, sig)))
+            out.append(parts.buckets_table(table, sig.alpha, higher, sig.places(metric)))
     return "\n".join(out)
 
 
-def _bucket_chart(name: str, table: Mapping[str, Any]) -> str:
+def _bucket_charts(name: str, table: Mapping[str, Any], order: list[str],
+                   colours: Mapping[str, str], axis: str) -> str:
+    """Small multiples: per system its line across the buckets over the baseline's (grey,
+    dashed), every chart on the same score axis."""
     results = table["buckets"]["results"]
     labels = [f"{b['label']} ({b['segments']})" for b in results]
-    series = []
-    for system in table["systems"]:
+    series: dict[str, list[Point | None]] = {}
+    for system in order:
         pts: list[Point | None] = []
         for b in results:
             i = next((x for x in b["intervals"] if x["system"] == system), None)
             pts.append(Point(i["score"], i["lower"], i["upper"]) if i else None)
-        series.append((system, pts))
-    return bucket_chart(f"{name}: score per reference-length bucket (segments)", labels, series)
+        series[system] = pts
+    values = [v for pts in series.values() for p in pts if p is not None
+              for v in (p.score, p.lower, p.upper) if v is not None]
+    scale = (min(values, default=0.0), max(values, default=1.0))
+    base_name = table["baseline"]
+    baseline = (base_name, series[base_name]) if base_name in series else None
+    panels = []
+    for system, pts in series.items():
+        ref = None if system == base_name else baseline
+        chart = bucket_chart(f"{name}: {system} per reference-length bucket", labels,
+                             [(system, pts)], colours, axis, ref, scale)
+        role = " (baseline)" if system == base_name else ""
+        panels.append(f'<figure><figcaption><span class="swatch" style="color:'
+                      f'{colours.get(system, "#000")}">■</span> {escape(system)}{role}'
+                      f"</figcaption>{chart}</figure>")
+    caption = (f"{name}: score per reference-length bucket (segments in brackets), each "
+               f"system against the baseline {base_name} (grey, dashed); whiskers: bootstrap "
+               "intervals")
+    # a dozen charts are a long scroll on a phone: many systems start folded
+    opened = " open" if len(panels) <= 6 else ""
+    return (f"<details{opened} class=\"bucket-charts\"><summary>Charts per bucket "
+            f"({len(panels)} systems)</summary><figure><figcaption>{escape(caption)}"
+            f"</figcaption><div class=\"multiples\">{''.join(panels)}</div></figure></details>")
 
 
 def render(record: Mapping[str, Any]) -> str:
     """The whole page."""
     sig = Significance(record)
+    from evalfw.reports._grid import Grid
+
+    colours = system_colours(Grid(record).systems)  # one colour per system on the whole page
     title = f"{record['experiment']} · {record['version']}"
     nav = ['<a href="#results">Results</a>']
     body = [f"<header><h1>{escape(record['experiment'])}</h1>"
@@ -165,9 +172,9 @@ def render(record: Mapping[str, Any]) -> str:
     if sig:
         nav += ['<a href="#analysis">Significance</a>', '<a href="#drilldown">Worst segments</a>']
         body += ['<h2 id="analysis">Significance and intervals</h2>', parts.settings_note(sig),
-                 analysis_section(record, sig),
+                 analysis_section(record, sig, colours),
                  '<h2 id="drilldown">Worst segments against the baseline</h2>',
-                 parts.drilldown(sig.section.get("drilldown", []))]
+                 drilldown(sig.section.get("drilldown", []), sig.scales)]
     nav.append('<a href="#provenance">Provenance</a>')
     body += ['<h2 id="provenance">Provenance and signatures</h2>', parts.provenance(record)]
     return "\n".join([

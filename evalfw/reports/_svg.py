@@ -1,18 +1,20 @@
 """Inline SVG charts for the HTML report: no scripts, no fonts, no external references.
 
 - :func:`interval_chart`: one row per system, a dot at the score and a bar over its
-  bootstrap interval (scores with interval bars per test set);
-- :func:`bucket_chart`: one line per system over the buckets, with interval whiskers (BLEU
-  per length bucket).
+  bootstrap interval (scores with interval bars per test set), best system on top;
+- :func:`bucket_chart`: one line per system over the buckets, with interval whiskers (score
+  per length bucket); the report draws it once per system against the baseline (small
+  multiples), since a dozen crossing lines in one chart cannot be told apart.
 
-Every text is escaped; sizes are in user units with a ``viewBox`` so the browser scales the
-chart to the column width.
+A system keeps one colour in every chart of a page (:func:`system_colours`). Every text is
+escaped; sizes are in user units with a ``viewBox`` (no fixed width or height), so the
+browser scales a chart down to its column and text shrinks with it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -30,8 +32,17 @@ class Point:
     upper: float | None = None
 
 
+#: the reference line of the baseline in small multiples
+BASELINE_COLOUR = "#9aa3b2"
+
+
 def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
+
+
+def system_colours(systems: Sequence[str]) -> dict[str, str]:
+    """One colour per system, by its position in the record: the same in every chart."""
+    return {name: colour(i) for i, name in enumerate(systems)}
 
 
 def nice_max(value: float) -> float:
@@ -65,10 +76,26 @@ def _label(value: float) -> str:
     return f"{value:g}" if value >= 1 or value == 0 else f"{value:.2g}"
 
 
-def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], width: int = 640) -> str:
-    """Horizontal dot-and-interval chart; ``rows`` are (system, point, marker)."""
-    left, right, top_pad, row_h = 170, 70, 34, 24
-    height = top_pad + row_h * len(rows) + 30
+def _open(title: str, width: int, height: int) -> list[str]:
+    # the visible title is the page's <figcaption> (page text does not shrink with the chart)
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+            f'role="img" class="chart" aria-label="{escape(title)}">',
+            f'<title>{escape(title)}</title>']
+
+
+def short(name: str, limit: int = 22) -> str:
+    """``name`` cut to ``limit`` characters with an ellipsis (chart labels have a fixed
+    room; the full name is in the tooltip and the tables)."""
+    return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
+def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], axis: str = "score",
+                   colours: Mapping[str, str] | None = None, places: int = 2,
+                   width: int = 640) -> str:
+    """Horizontal dot-and-interval chart; ``rows`` are (system, point, marker), drawn in the
+    given order (the caller sorts them); ``axis`` titles the score axis."""
+    left, right, top_pad, row_h = 170, 90, 16, 24
+    height = top_pad + row_h * len(rows) + 44
     lows = [p.lower if p.lower is not None else p.score for _, p, _ in rows]
     highs = [p.upper if p.upper is not None else p.score for _, p, _ in rows]
     start, end, ticks = nice_range(min(lows, default=0.0), max(highs, default=1.0))
@@ -77,42 +104,50 @@ def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], width: in
     def x(v: float) -> float:
         return left + plot_w * (max(start, min(v, end)) - start) / (end - start)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'role="img" class="chart" aria-label="{escape(title)}">',
-           f'<title>{escape(title)}</title>',
-           f'<text x="{left}" y="18" class="ct">{escape(title)}</text>']
+    out = _open(title, width, height)
     axis_y = top_pad + row_h * len(rows)
     for t in ticks:
         out.append(f'<line x1="{_num(x(t))}" y1="{top_pad - 6}" x2="{_num(x(t))}" y2="{axis_y}" '
                    'class="grid"/>')
         out.append(f'<text x="{_num(x(t))}" y="{axis_y + 16}" class="tick" '
                    f'text-anchor="middle">{_label(t)}</text>')
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{axis_y + 36}" class="axis" '
+               f'text-anchor="middle">{escape(axis)}</text>')
     for i, (name, p, marker) in enumerate(rows):
+        c = (colours or {}).get(name, colour(i))
         cy = top_pad + row_h * i + row_h / 2
         out.append(f'<text x="{left - 8}" y="{_num(cy + 4)}" text-anchor="end" class="lab">'
-                   f'{escape(name)}</text>')
+                   f'<title>{escape(name)}</title>{escape(short(name))}</text>')
         if p.lower is not None and p.upper is not None:
             out.append(f'<line x1="{_num(x(p.lower))}" y1="{_num(cy)}" x2="{_num(x(p.upper))}" '
-                       f'y2="{_num(cy)}" stroke="{colour(i)}" stroke-width="3" '
+                       f'y2="{_num(cy)}" stroke="{c}" stroke-width="3" '
                        'stroke-linecap="round" opacity="0.55"/>')
-        out.append(f'<circle cx="{_num(x(p.score))}" cy="{_num(cy)}" r="5" fill="{colour(i)}">'
-                   f'<title>{escape(name)}: {p.score:.4g}</title></circle>')
+        out.append(f'<circle cx="{_num(x(p.score))}" cy="{_num(cy)}" r="5" fill="{c}">'
+                   f'<title>{escape(name)}: {p.score:.{places + 2}g}</title></circle>')
         label_x = x(p.upper) if p.upper is not None else x(p.score)
         out.append(f'<text x="{_num(label_x + 8)}" y="{_num(cy + 4)}" class="val">'
-                   f'{p.score:.2f}{(" " + escape(marker)) if marker else ""}</text>')
+                   f'{p.score:.{places}f}{(" " + escape(marker)) if marker else ""}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
 
-def bucket_chart(title: str, buckets: Sequence[str],
-                 series: Sequence[tuple[str, Sequence[Point | None]]],
-                 width: int = 640, height: int = 320) -> str:
-    """One line per system across ``buckets`` (None: empty bucket), with whiskers."""
-    left, right, top_pad, bottom = 50, 150, 34, 48
+Series = tuple[str, Sequence[Point | None]]
+
+
+def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
+                 colours: Mapping[str, str] | None = None, axis: str = "score",
+                 baseline: Series | None = None, scale: tuple[float, float] | None = None,
+                 width: int = 360, height: int = 230) -> str:
+    """One line per system of ``series`` across ``buckets`` (None: empty bucket), with
+    interval whiskers; ``baseline`` is drawn underneath in grey for reference. ``scale``
+    (low, high) fixes the score axis, so that small multiples share one axis."""
+    left, right, top_pad, bottom = 52, 12, 12, 40
     plot_w, plot_h = width - left - right, height - top_pad - bottom
-    values = [v for _, pts in series for p in pts if p is not None
+    every = [*series, *([baseline] if baseline else [])]
+    values = [v for _, pts in every for p in pts if p is not None
               for v in (p.score, p.lower, p.upper) if v is not None]
-    start, end, ticks = nice_range(min(values, default=0.0), max(values, default=1.0), 4)
+    low, high = scale or (min(values, default=0.0), max(values, default=1.0))
+    start, end, ticks = nice_range(low, high, 4)
     step = plot_w / max(len(buckets), 1)
 
     def x(k: int) -> float:
@@ -121,42 +156,36 @@ def bucket_chart(title: str, buckets: Sequence[str],
     def y(v: float) -> float:
         return top_pad + plot_h * (1 - (max(start, min(v, end)) - start) / (end - start))
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'role="img" class="chart" aria-label="{escape(title)}">',
-           f'<title>{escape(title)}</title>',
-           f'<text x="{left}" y="18" class="ct">{escape(title)}</text>']
+    out = _open(title, width, height)
     for t in ticks:
         out.append(f'<line x1="{left}" y1="{_num(y(t))}" x2="{left + plot_w}" y2="{_num(y(t))}" '
                    'class="grid"/>')
         out.append(f'<text x="{left - 6}" y="{_num(y(t) + 4)}" class="tick" '
                    f'text-anchor="end">{_label(t)}</text>')
     for k, label in enumerate(buckets):
-        out.append(f'<text x="{_num(x(k))}" y="{top_pad + plot_h + 18}" class="tick" '
+        out.append(f'<text x="{_num(x(k))}" y="{top_pad + plot_h + 16}" class="tick" '
                    f'text-anchor="middle">{escape(label)}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 8}" class="tick" '
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" class="tick" '
                'text-anchor="middle">reference length (tokens)</text>')
-    for i, (name, pts) in enumerate(series):
-        c = colour(i)
-        shift = (i - (len(series) - 1) / 2) * min(6.0, step / (2 * max(len(series), 1)))
-        path = [f"{_num(x(k) + shift)},{_num(y(p.score))}" for k, p in enumerate(pts)
-                if p is not None]
+    out.append(f'<text transform="translate(12 {top_pad + plot_h / 2:.1f}) rotate(-90)" '
+               f'class="axis" text-anchor="middle">{escape(axis)}</text>')
+    lines = [(baseline, BASELINE_COLOUR)] if baseline else []
+    lines += [(s, (colours or {}).get(s[0], colour(i))) for i, s in enumerate(series)]
+    for (name, pts), c in lines:
+        path = [f"{_num(x(k))},{_num(y(p.score))}" for k, p in enumerate(pts) if p is not None]
+        dash = ' stroke-dasharray="5 3"' if c == BASELINE_COLOUR else ""
         if len(path) > 1:
             out.append(f'<polyline points="{" ".join(path)}" fill="none" stroke="{c}" '
-                       'stroke-width="2"/>')
+                       f'stroke-width="2"{dash}/>')
         for k, p in enumerate(pts):
             if p is None:
                 continue
-            cx = x(k) + shift
             if p.lower is not None and p.upper is not None:
-                out.append(f'<line x1="{_num(cx)}" y1="{_num(y(p.lower))}" x2="{_num(cx)}" '
+                out.append(f'<line x1="{_num(x(k))}" y1="{_num(y(p.lower))}" x2="{_num(x(k))}" '
                            f'y2="{_num(y(p.upper))}" stroke="{c}" stroke-width="1.5" '
                            'opacity="0.6"/>')
-            out.append(f'<circle cx="{_num(cx)}" cy="{_num(y(p.score))}" r="3.5" fill="{c}">'
+            out.append(f'<circle cx="{_num(x(k))}" cy="{_num(y(p.score))}" r="3.5" fill="{c}">'
                        f'<title>{escape(name)} {escape(buckets[k])}: {p.score:.4g}</title>'
                        '</circle>')
-        ly = top_pad + 18 * i + 6
-        out.append(f'<rect x="{left + plot_w + 16}" y="{ly - 8}" width="12" height="12" '
-                   f'fill="{c}"/>')
-        out.append(f'<text x="{left + plot_w + 34}" y="{ly + 2}" class="lab">{escape(name)}</text>')
     out.append("</svg>")
     return "\n".join(out)

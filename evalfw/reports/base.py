@@ -10,7 +10,9 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from evalfw.errors import EvalfwError, PluginError
 from evalfw.plugin.component import Component
+from evalfw.plugin.guard import escaped
 
 
 class Reporter(Component):
@@ -23,6 +25,23 @@ class Reporter(Component):
     @abstractmethod
     def render(self, record: Mapping[str, Any]) -> str:
         """The report text."""
+
+    def text(self, record: Mapping[str, Any]) -> str:
+        """:meth:`render`, with a reporter's failure (an exception, an exit, something other
+        than text) reported as a plugin error naming the reporter."""
+        try:
+            out = self.render(record)
+        except (EvalfwError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            raise PluginError(f"reporter '{self.name}' failed: {type(exc).__name__}: {exc}; "
+                              "fix it or choose another --format") from exc
+        except BaseException as exc:
+            raise escaped(exc, f"rendering the '{self.name}' report") from None
+        if not isinstance(out, str):
+            raise PluginError(f"reporter '{self.name}' returned {type(out).__name__}, not text; "
+                              "a reporter's render() returns a str")
+        return out
 
 
 __all__ = ["Reporter"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from evalfw.reports._cells import latex_escape
 from evalfw.reports.base import Reporter
 from evalfw.plugin import hookimpl
 
@@ -130,25 +131,18 @@ class MarkdownReporter(Reporter):
         return "\n".join(out) + "\n"
 
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
-
-
-def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
 class LatexReporter(Reporter):
     name = "latex"
-    description = "a LaTeX booktabs tabular (needs \\usepackage{booktabs})"
+    description = ("a LaTeX table float: booktabs tabular (needs \\usepackage{booktabs}) "
+                   "and a caption with the significance legend")
     extension = "tex"
     options_schema = _DECIMALS
 
     def render(self, record: Mapping[str, Any]) -> str:
         grid = _grid(record, self.options["decimals"])
         n = len(grid.columns)
-        out = [f"\\begin{{tabular}}{{l{'r' * n}}}", "\\toprule"]
+        out = ["\\begin{table}[t]", "\\centering", f"\\begin{{tabular}}{{l{'r' * n}}}",
+               "\\toprule"]
         groups = grid.test_set_groups()
         out.append(" & ".join(["", *(f"\\multicolumn{{{k}}}{{c}}{{{latex_escape(t)}}}"
                                      for t, k in groups)]) + " \\\\")
@@ -164,7 +158,12 @@ class LatexReporter(Reporter):
             out.append(" & ".join([latex_escape(s), *(grid.value(s, c, latex=True)
                                                       for c in grid.columns)]) + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}"]
-        out += [f"% {line}" for line in grid.significance.legend(latex=True)]
+        from evalfw.reports._grid import title
+
+        # the caption carries the legend, so the table explains itself where it is pasted
+        caption = [f"Results of {latex_escape(title(record))}.",
+                   *grid.significance.legend(latex=True)]
+        out += ["\\caption{" + " ".join(caption) + "}", "\\end{table}"]
         return "\n".join(out) + "\n"
 
 

@@ -69,6 +69,7 @@ class Settings:
     buckets: Any = False
     sentence_export: tuple[str, ...] = ()
     worst_segments: int = 5
+    drilldown_metric: str | None = None
 
     @classmethod
     def from_config(cls, block: Mapping[str, Any]) -> Settings:
@@ -270,8 +271,10 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
             correct(tables)
         plan.tables = tables
         files, exports = drilldown.sentence_exports(ev, cfg, plan.settings.sentence_export)
-        worst = drilldown.worst_segments(ev, cfg, plan.settings.baseline, plan.metrics,
-                                         plan.settings.worst_segments)
+        worst = drilldown.worst_segments(
+            ev, cfg, plan.settings.baseline,
+            drilldown.drilldown_metric(cfg, plan.settings.drilldown_metric),
+            plan.settings.worst_segments)
     section = {"settings": plan.settings.to_json(), "seed": plan.seed, "tables": tables,
                "drilldown": worst, "exports": exports}
     return Analysis(section, files)

@@ -8,9 +8,15 @@ from the run's inputs right after scoring and each file's sha256 must equal the 
 for it while scoring, so the texts are those of the scored files.
 
 Worst segments rank a system's segments by how much worse than the baseline's it scores under
-the first analysed metric (in the metric's direction: lower for BLEU, higher for TER; ties in
+the drill-down metric (in the metric's direction: lower for BLEU, higher for TER; ties in
 segment order); only segments where the system does worse than the baseline are kept, so a
-system may have fewer (or none).
+system may have fewer (or none). The drill-down metric is ``significance.drilldown_metric``,
+by default one meant for sentences (:func:`drilldown_metric`): corpus BLEU without effective
+order scores most short segments 0, so the "worst" would be 3-word artefacts.
+
+Each kept hypothesis carries the character spans of its tokens that no reference contains,
+tokenized as the drill-down metric tokenizes (:func:`unmatched_spans`), so the report marks
+words of Chinese or Japanese, not whole sentences.
 """
 
 from __future__ import annotations
@@ -25,9 +31,11 @@ from evalfw.analysis import export
 from evalfw.errors import InputError
 from evalfw.io.text import read_segments
 from evalfw.metrics.base import SegmentLengths
+from evalfw.tokenizers.base import Tokenizer
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, TestSetConfig
+    from evalfw.metrics.base import Metric
     from evalfw.runner._evaluate import Evaluation
 
 EXPORT_FILES = {"csv": "sentences.csv", "jsonl": "sentences.jsonl"}
@@ -65,18 +73,63 @@ def text_lengths(ts: TestSetConfig, ev: Evaluation, baseline: str) -> SegmentLen
                           np.array([len(r.split()) for r in ref], dtype=np.int64))
 
 
-def worst_segments(ev: Evaluation, cfg: ExperimentConfig, baseline: str,
-                   metrics: Sequence[str], k: int) -> list[dict[str, Any]]:
-    """Per test set: each system's ``k`` worst segments against the baseline under the first
-    of ``metrics``, with their texts."""
-    if k == 0 or not metrics:
+def drilldown_metric(cfg: ExperimentConfig, chosen: str | None) -> str:
+    """The metrics entry that ranks worst segments: ``chosen``, else the first entry the
+    config also scores per sentence, else the first with effective order, else the first."""
+    if chosen is not None:
+        return chosen
+    for suited in (lambda m: "sentence" in m.levels,
+                   lambda m: m.options.get("effective_order") is True):
+        found = next((m.name for m in cfg.metrics if suited(m)), None)
+        if found is not None:
+            return found
+    return cfg.metrics[0].name
+
+
+def metric_tokenizer(metric: Metric) -> tuple[Tokenizer, bool] | None:
+    """The tokenizer ``metric`` counts with and whether it lowercases, when it exposes them
+    (as ``tokenizer``/``lowercase`` or on its ``spec``, as BLEU does); None otherwise."""
+    for holder in (metric, getattr(metric, "spec", None)):
+        tok = getattr(holder, "tokenizer", None)
+        if isinstance(tok, Tokenizer):
+            return tok, bool(getattr(holder, "lowercase", False))
+    return None
+
+
+def unmatched_spans(tokenizer: Tokenizer, lowercase: bool, hypothesis: str,
+                    references: Sequence[str]) -> list[list[int]]:
+    """[start, end) character spans in ``hypothesis`` of its tokens that no reference
+    contains. A token the tokenizer rewrote (so it is not a substring at that point) is not
+    marked rather than marked in the wrong place."""
+    lines = tokenizer.tokenize([hypothesis, *references])
+    fold = str.lower if lowercase else (lambda t: t)
+    known = {fold(t) for toks in lines[1:] for t in toks}
+    spans, at = [], 0
+    for token in lines[0]:
+        start = hypothesis.find(token, at)
+        if start < 0:
+            continue
+        at = start + len(token)
+        if fold(token) not in known:
+            if spans and spans[-1][1] == start:  # adjacent (e.g. CJK characters): one mark
+                spans[-1][1] = at
+            else:
+                spans.append([start, at])
+    return spans
+
+
+def worst_segments(ev: Evaluation, cfg: ExperimentConfig, baseline: str, label: str,
+                   k: int) -> list[dict[str, Any]]:
+    """Per test set: each system's ``k`` worst segments against the baseline under the
+    metrics entry ``label``, with their texts and unmatched-token spans."""
+    if k == 0:
         return []
-    label = metrics[0]
     out = []
     for ts in cfg.test_sets:
         metric = ev.metrics[(ts.name, label)]
+        tokens = metric_tokenizer(metric)
         sign = 1.0 if metric.higher_is_better else -1.0  # "worse" in the metric's direction
-        stats = ev.statistics(ts.name, label)
+        stats = ev.statistics(ts.name, label, level=None)
         base = metric.sentence_scores(stats[baseline])
         texts = _texts(ts, ev)
         systems = []
@@ -89,14 +142,21 @@ def worst_segments(ev: Evaluation, cfg: ExperimentConfig, baseline: str,
             rows = []
             worst = [i for i in np.argsort(worse, kind="stable")[:k].tolist() if worse[i] < 0]
             for i in worst:
-                rows.append({
+                refs = [r[i] for r in texts["references"]]
+                row = {
                     "segment": i + 1, "score": float(values[i]), "baseline_score": float(base[i]),
                     "delta": float(delta[i]), "hypothesis": texts["systems"][name][i],
                     "baseline_hypothesis": texts["systems"][baseline][i],
                     "source": None if texts["source"] is None else texts["source"][i],
-                    "references": [r[i] for r in texts["references"]]})
+                    "references": refs}
+                if tokens is not None:
+                    row["hypothesis_unmatched"] = unmatched_spans(*tokens, row["hypothesis"], refs)
+                    row["baseline_unmatched"] = unmatched_spans(
+                        *tokens, row["baseline_hypothesis"], refs)
+                rows.append(row)
             systems.append({"system": name, "segments": rows})
         out.append({"test_set": ts.name, "metric": label, "baseline": baseline,
+                    "tokenizer": tokens[0].name if tokens is not None else None,
                     "systems": systems})
     return out
 

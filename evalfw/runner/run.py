@@ -122,7 +122,7 @@ def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
     reporters = [host.component("reporter", c.name, c.options) for c in cfg.reports]
 
     def render(record: Mapping[str, Any]) -> dict[str, str]:
-        return {f"report-{r.name}.{r.extension}": r.render(record) for r in reporters}
+        return {f"report-{r.name}.{r.extension}": r.text(record) for r in reporters}
 
     return render
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from evalfw.errors import EvalfwError, RecordError
 from evalfw.records.load import StoredRun, load_segments, open_run
+from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
 from evalfw.runner.compare import describe_changes
 
 if TYPE_CHECKING:
@@ -55,10 +56,14 @@ class Verdict:
         return [head, *(f"  - {p}" for p in self.problems), *(f"  note: {n}" for n in self.notes)]
 
 
-def check_inputs(record: dict[str, Any], base: Path, verdict: Verdict) -> None:
+def check_inputs(record: dict[str, Any], base: Path, verdict: Verdict,
+                 trust: Trust | None = None) -> None:
     for item in record["inputs"]:
         path = base / item["path"]
         what = f"{item['role']} {item['path']} of test set '{item['test_set']}'"
+        if trust is not None and not trust.allows(path):
+            verdict.problems.append(trust.refusal(path, f"input {what}"))
+            continue
         if not path.is_file():
             verdict.problems.append(f"input {what} is missing (looked for {path})")
             continue
@@ -156,11 +161,19 @@ def compare_segments(stored: StoredRun, old_arrays: dict[str, np.ndarray],
                 continue
             seen.add((a, b))
             y = ev.arrays.get(b)
+            metric = ev.metrics[(row["test_set"], row["metric"])]
             try:
-                x = stored.statistics(old_arrays, a, ev.metrics[(row["test_set"], row["metric"])]) \
+                x = stored.statistics(old_arrays, a, metric) \
                     if name == "statistics" else old_arrays.get(a)
             except (KeyError, ValueError, TypeError):
                 x = None
+            problem = metric.check_statistics(x) if name == "statistics" and x is not None \
+                else None
+            if problem is not None:
+                verdict.problems.append(
+                    f"{row['test_set']} / {row['system']} / {row['metric']}: the stored "
+                    f"per-segment statistics are not valid ({problem})")
+                continue
             if x is None or y is None or x.shape != y.shape:
                 verdict.problems.append(
                     f"{row['test_set']} / {row['system']} / {row['metric']}: per-segment {name} "
@@ -175,13 +188,19 @@ def compare_segments(stored: StoredRun, old_arrays: dict[str, np.ndarray],
                     f"differ in {len(rows)} segment(s), first at segment {int(rows[0]) + 1}")
 
 
-def verify(run: str, runs_dir: Path | None = None, *, host: PluginHost | None = None) -> Verdict:
-    """Re-run the stored version ``run`` and compare (see module docstring)."""
+def verify(run: str, runs_dir: Path | None = None, *, host: PluginHost | None = None,
+           data_roots: Iterable[str | os.PathLike[str]] = ()) -> Verdict:
+    """Re-run the stored version ``run`` and compare (see module docstring). Files are read
+    only under the current directory and ``data_roots``; plugin directories the record names
+    load only when ``host`` loaded them already (:mod:`evalfw.runner._trust`)."""
     stored = open_run(run, runs_dir)
-    return verify_stored(stored, host=host)
+    return verify_stored(stored, host=host, data_roots=data_roots)
 
 
-def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdict:
+def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
+                  data_roots: Iterable[str | os.PathLike[str]] = ()) -> Verdict:
+    from evalfw.config import load_config
+    from evalfw.host.host import PluginHost
     from evalfw.runner.run import run_experiment
 
     record = stored.record
@@ -193,12 +212,21 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None) -> Verdi
                           "of a config file can be verified")
     if not base.is_dir():
         raise RecordError(f"{stored.path}: the run's working directory {base} no longer exists")
+    trust = Trust.of(data_roots)
+    trust.require(base / config, "the record's config")
     old_arrays = load_segments(stored.path, record)
-    check_inputs(record, base, verdict)
+    check_inputs(record, base, verdict, trust)
     overrides: Iterable[str] = [o["set"] for o in record["command"]["overrides"]]
+    if host is None:
+        host = PluginHost.create()
     try:
         with contextlib.chdir(base):
-            outcome = run_experiment(config, overrides, host=host, store=False, cache=False)
+            cfg, host = load_config(config, overrides, host,
+                                    trusted_plugin_dirs=trusted_plugin_dirs(host))
+            check_config_files(cfg, trust)
+            outcome = run_experiment(cfg, host=host, store=False, cache=False)
+    except RecordError:
+        raise
     except EvalfwError as exc:
         verdict.problems.append(f"re-running the config failed: {exc}")
         return verdict
@@ -249,6 +277,13 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any],
     if a is None or b is None:
         return [f"significance analysis {'added' if a is None else 'missing'} in the re-run "
                 "(the config's significance block changed)"]
+    if "drilldown_metric" not in a.get("settings", {}):
+        # written before the drill-down metric was a setting (it ranked by the first analysed
+        # metric, without token spans): the drill-down is texts for reading, not a number to
+        # reproduce, so only the analysis proper is compared
+        b = {**b, "drilldown": a.get("drilldown"),
+             "settings": {k: v for k, v in b.get("settings", {}).items()
+                          if k != "drilldown_metric"}}
     out: list[str] = []
     _diff(a, b, "", out, limit)
     return out

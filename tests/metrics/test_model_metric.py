@@ -87,7 +87,7 @@ def test_run_caches_model_scores_and_verify_does_not_recompute(installed, capsys
     assert "model:evalfw-embed-sim/char3@0.1.0[dim=128]|embed-sim:1" in table
     first = list(installed)
     installed.clear()
-    assert main(["verify", "sim", "--runs-dir", "runs"]) == 0
+    assert main(["verify", "sim", "--runs-dir", "runs", "--data-root", str(SAMPLE)]) == 0
     assert installed == []  # every segment score came from the cache
     assert main(["run", "exp.yaml", "--quiet", "--no-cache"]) == 0  # statistics recomputed,
     assert installed == []                                           # model scores cached

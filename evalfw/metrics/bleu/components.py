@@ -19,6 +19,7 @@ in and a subclass that changes the plain method never inherits a stale fast path
 
 from __future__ import annotations
 
+import math
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -201,6 +202,19 @@ class Mean(Component):
         weights: Sequence[Sequence[float]] | None,
     ) -> tuple[float | int, ...]:
         """One score per weight tuple (``weights=None``: uniform over the orders)."""
+
+    def check_weights(self, weights: Sequence[Sequence[float]]) -> str | None:
+        """Why these weight tuples have no meaning for this mean, or None. Default: a weighted
+        geometric mean of precisions on a fixed scale, so each tuple is finite, non-negative
+        and sums to 1 (``[1, 2]`` would turn a 0-100 score into thousands; all zeros would
+        ignore every precision)."""
+        for ws in weights:
+            if not all(math.isfinite(w) and w >= 0 for w in ws):
+                return f"{list(ws)}: every weight must be a finite number >= 0"
+            if abs(math.fsum(ws) - 1) > 1e-9:
+                return (f"{list(ws)} sum to {math.fsum(ws)!r}; the '{self.name}' mean needs "
+                        "weights that sum to 1 (e.g. [0.25, 0.25, 0.25, 0.25])")
+        return None
 
     def combine_rows(self, precisions: np.ndarray, totals: np.ndarray, matched: np.ndarray,
                      bp: np.ndarray, weights: Sequence[Sequence[float]] | None

@@ -14,7 +14,7 @@ are shorthands for options of the chosen mean or smoother.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -210,6 +210,10 @@ def resolve_spec(host: Components, options: Mapping[str, Any] | None = None,
                 f"weights have {max(len(w) for w in weights)} orders but max_order is {max_order}"
             )
         max_order = max(len(w) for w in weights)
+    if weights is not None:
+        problem = built["mean"].check_weights(weights)
+        if problem is not None:
+            raise ConfigError(f"weights: {problem}")
     check_scale(built["smoothing"], built["mean"])
     return BleuSpec(
         preset=preset, max_order=max_order,

@@ -22,7 +22,6 @@ import functools
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from itertools import chain
-from typing import Any
 
 import numpy as np
 

@@ -259,6 +259,15 @@ class NltkMean(Mean):
         }},
     }
 
+    def check_weights(self, weights: Sequence[Sequence[float]]) -> str | None:
+        """Any finite weights: this mean exists to reproduce NLTK, which gives a result for
+        every finite weight vector (weights that do not sum to 1 included), so only infinities
+        and NaN, where NLTK's own arithmetic breaks down, are refused."""
+        for ws in weights:
+            if not all(math.isfinite(w) for w in ws):
+                return f"{list(ws)}: every weight must be a finite number"
+        return None
+
     def combine(self, smoothed: Smoothed, counts: Counts, bp: float | int,
                 weights: Sequence[Sequence[float]] | None) -> tuple[float | int, ...]:
         order = counts.max_order

@@ -1,0 +1,227 @@
+"""chrF and chrF++ arithmetic, equal to sacreBLEU 2.6.0's bit for bit.
+
+Statistics of one segment against one reference are, per order (character orders 1..nc, then
+word orders 1..nw), the triple ``[hyp_count, ref_count, match]``; ``hyp_count`` is 0 when the
+reference has no n-gram of that order (sacreBLEU drops such hypothesis n-grams, which changes
+corpus precision). With several references a segment keeps the triples of the first
+reference with the highest sentence F-score, computed in the same smoothing mode as the corpus
+score. The corpus score is the F-score of the column sums.
+
+Counting is done by the compiled module ``_chrf`` when it is built (and ``EVALFW_NATIVE`` is
+not ``0``), else by :func:`python_pair_stats`; both return the same integers. The F-score
+exists twice: vectorized over many rows (:func:`f_scores`) and as a scalar function
+(:func:`f_score`) that also runs on numpy float32 scalars, as sacreBLEU's resampling does.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+#: the smoothing constant of sacreBLEU's chrF (also chrF++.py's, NLTK's and Moses')
+EPS = 1e-16
+#: the characters split off a word's end (else its start) for word n-grams: ASCII punctuation
+PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
+
+
+@dataclass(frozen=True)
+class ChrfConfig:
+    """The options that change chrF's numbers (sacreBLEU's defaults)."""
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: float = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    @property
+    def orders(self) -> int:
+        return self.char_order + self.word_order
+
+    @property
+    def width(self) -> int:
+        """Statistics columns: one [hyp, ref, match] triple per order."""
+        return 3 * self.orders
+
+    @property
+    def name(self) -> str:
+        """The printed name: ``chrF2``, ``chrF2++`` (one ``+`` per word order)."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+
+# ---------------------------------------------------------------------------- counting
+
+
+def kernel() -> ModuleType | None:
+    """The compiled module, or None (not built, or switched off with ``EVALFW_NATIVE=0``)."""
+    if os.environ.get("EVALFW_NATIVE", "1") == "0":
+        return None
+    return _load()
+
+
+@functools.cache
+def _load() -> ModuleType | None:
+    try:
+        from evalfw.metrics.chrf import _chrf
+    except ImportError:
+        return None
+    return _chrf
+
+
+def describe() -> str:
+    if kernel() is not None:
+        return "compiled kernel (evalfw.metrics.chrf._chrf)"
+    if os.environ.get("EVALFW_NATIVE", "1") == "0":
+        return "Python (compiled kernel switched off by EVALFW_NATIVE=0)"
+    return "Python (compiled kernel not built)"
+
+
+def split_words(text: str) -> list[str]:
+    """Whitespace tokens, one punctuation character split off each as chrF++ does: the last
+    character if it is punctuation, else the first; one-character tokens stay whole."""
+    out: list[str] = []
+    for w in text.split():
+        if len(w) > 1 and w[-1] in PUNCTUATION:
+            out += (w[:-1], w[-1])
+        elif len(w) > 1 and w[0] in PUNCTUATION:
+            out += (w[0], w[1:])
+        else:
+            out.append(w)
+    return out
+
+
+def ngram_counts(text: str, config: ChrfConfig) -> list[Counter[Any]]:
+    """One multiset per order: character n-grams 1..nc, then word n-grams 1..nw."""
+    chars = text if config.whitespace else "".join(text.split())
+    out: list[Counter[Any]] = [Counter(chars[i:i + n] for i in range(len(chars) - n + 1))
+                               for n in range(1, config.char_order + 1)]
+    if config.word_order:
+        words = split_words(text)
+        out += [Counter(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+                for n in range(1, config.word_order + 1)]
+    return out
+
+
+def _triples(hyp: list[Counter[Any]], ref: list[Counter[Any]]) -> list[int]:
+    row: list[int] = []
+    for h, r in zip(hyp, ref):
+        match = sum(min(c, r[g]) for g, c in h.items() if g in r)
+        row += (sum(h.values()) if r else 0, sum(r.values()), match)
+    return row
+
+
+def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+                      config: ChrfConfig) -> np.ndarray:
+    """(n, K, width) int64: every segment against each of its K references (zeros where a
+    reference is None). Texts are taken as given (lowercase them first if asked)."""
+    import numpy as np
+    out = np.zeros((len(hyps), len(refs), config.width), dtype=np.int64)
+    for i, hyp in enumerate(hyps):
+        h = ngram_counts(hyp, config)
+        for k, stream in enumerate(refs):
+            if stream[i] is not None:
+                out[i, k] = _triples(h, ngram_counts(stream[i], config))
+    return out
+
+
+def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+               config: ChrfConfig) -> np.ndarray:
+    """:func:`python_pair_stats`, by the compiled kernel when there is one."""
+    import numpy as np
+    native = kernel()
+    if native is None:
+        return python_pair_stats(hyps, refs, config)
+    raw = native.stats(list(hyps), [list(s) for s in refs], config.char_order,
+                       config.word_order, config.whitespace)
+    return np.frombuffer(raw, dtype=np.int64).reshape(len(hyps), len(refs), config.width)
+
+
+# ---------------------------------------------------------------------------- F-scores
+
+
+def f_score(stats: Sequence[Any], config: ChrfConfig) -> Any:
+    """One F-score from one statistics row, with sacreBLEU's operations in its order.
+
+    Generic on purpose: on Python ints it is the normal score; on numpy float32 scalars (a
+    bootstrap resample's float32 sums) numpy's promotion keeps float32 wherever sacreBLEU
+    gets float32, so the result is sacreBLEU's resampled score."""
+    factor = config.beta ** 2
+    total = 0.0
+    avg_prec, avg_rec = 0.0, 0.0
+    effective = 0
+    for o in range(config.orders):
+        n_hyp, n_ref, n_match = stats[3 * o], stats[3 * o + 1], stats[3 * o + 2]
+        prec = n_match / n_hyp if n_hyp > 0 else EPS
+        rec = n_match / n_ref if n_ref > 0 else EPS
+        denom = factor * prec + rec
+        total += ((1 + factor) * prec * rec / denom) if denom > 0 else EPS
+        if n_hyp > 0 and n_ref > 0:  # the orders both sides have ("effective order")
+            avg_prec += prec
+            avg_rec += rec
+            effective += 1
+    if config.eps_smoothing:
+        return 100 * total / config.orders
+    if effective:
+        avg_prec /= effective
+        avg_rec /= effective
+    if avg_prec + avg_rec:
+        score = (1 + factor) * avg_prec * avg_rec
+        score /= (factor * avg_prec) + avg_rec
+        return 100 * score
+    return 0.0
+
+
+def f_scores(stats: np.ndarray, config: ChrfConfig) -> np.ndarray:
+    """:func:`f_score` of every row of ``stats`` (..., width) int64 as float64: the same
+    IEEE operations in the same order, vectorized over rows."""
+    import numpy as np
+    stats = np.asarray(stats, dtype=np.int64)
+    shape = stats.shape[:-1]
+    factor = config.beta ** 2
+    total = np.zeros(shape)
+    avg_prec, avg_rec = np.zeros(shape), np.zeros(shape)
+    effective = np.zeros(shape, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for o in range(config.orders):
+            n_hyp, n_ref, n_match = (stats[..., 3 * o + j] for j in range(3))
+            has_hyp, has_ref = n_hyp > 0, n_ref > 0
+            prec = np.where(has_hyp, n_match / n_hyp, EPS)
+            rec = np.where(has_ref, n_match / n_ref, EPS)
+            denom = factor * prec + rec
+            total += np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
+            both = has_hyp & has_ref
+            avg_prec = np.where(both, avg_prec + prec, avg_prec)
+            avg_rec = np.where(both, avg_rec + rec, avg_rec)
+            effective += both
+        if config.eps_smoothing:
+            return 100 * total / config.orders
+        avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
+        avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
+        score = (1 + factor) * avg_prec * avg_rec
+        score = score / ((factor * avg_prec) + avg_rec)
+        return np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
+
+
+def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.ndarray:
+    """(n, width): per segment the triples of the first present reference with the highest
+    F-score (``pairs`` (n, K, width), ``present`` (n, K) bool)."""
+    import numpy as np
+    if pairs.shape[1] == 1:
+        return np.ascontiguousarray(pairs[:, 0])
+    scores = np.where(present, f_scores(pairs, config), -np.inf)
+    best = np.argmax(scores, axis=1)  # the first maximum: ties go to the earliest reference
+    return np.ascontiguousarray(pairs[np.arange(len(pairs)), best])
+
+
+__all__ = ["EPS", "PUNCTUATION", "ChrfConfig", "best_rows", "describe", "f_score", "f_scores",
+           "kernel", "ngram_counts", "pair_stats", "python_pair_stats", "split_words"]

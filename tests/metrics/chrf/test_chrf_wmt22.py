@@ -1,0 +1,133 @@
+"""chrF and chrF++ on WMT22 equal sacreBLEU 2.6.0: every system of every pair.
+
+chrF is checked against the published sacreBLEU scores shipped with the data
+(``automatic-scores.tsv``: ``chrf-A`` with reference A, ``chrf-all`` with all references; the
+organisers' en-zh ``chrf-all`` comes from an older sacreBLEU and differs from 2.6.0's, as the
+data's README says). chrF and chrF++ with all references are compared with sacreBLEU run here,
+on every 13th segment of every system (chrF++ also on the full corpus of one system per pair),
+to keep the run short; ``benchmarks/`` compares every full corpus. sacreBLEU-mode significance is compared with sacreBLEU's own paired
+bootstrap for a few en-de systems.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import CHRF as SacreCHRF
+
+from tests.conftest import need_wmt22, read_lines
+
+from evalfw.analysis import sacrebleu_mode
+from evalfw.analysis.resampling import columns
+from evalfw.compat import _chrf as compat
+from evalfw.metrics.chrf.metric import Chrf
+
+
+def _pairs(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if (p / "sys").is_dir())
+
+
+def _load(root: Path, pair: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    # sacreBLEU's command line strips line ends; the published scores come from it
+    refs = {p.name.split(".")[1]: [x.rstrip() for x in read_lines(p)]
+            for p in sorted((root / pair).glob("ref.*.txt"))}
+    systems = {p.stem: [x.rstrip() for x in read_lines(p)]
+               for p in sorted((root / pair / "sys").glob("*.txt"))}
+    return refs, systems
+
+
+def test_chrf_every_system_equals_published_sacrebleu_scores():
+    root = need_wmt22()
+    published: dict[tuple[str, str, str], str] = {}
+    with open(root / "automatic-scores.tsv", encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            published[row["pair"], row["system"], row["metric"]] = row["score"]
+    checked = 0
+    for pair in _pairs(root):
+        refs, systems = _load(root, pair)
+        metric = Chrf()
+        prepared = {"chrf-A": metric.prepare_references([refs["A"]]),
+                    "chrf-all": metric.prepare_references(list(refs.values()))}
+        for name, hyps in systems.items():
+            for key, prep in prepared.items():
+                expected = published.get((pair, name, key))
+                if expected is None:
+                    continue
+                stats = metric.segment_statistics(hyps, prep)
+                if (pair, key) == ("en-zh", "chrf-all"):
+                    continue  # checked against sacreBLEU 2.6.0 by the next test
+                assert repr(metric.score(stats)) == expected, (pair, name, key)
+                checked += 1
+    assert checked == 75  # 44 systems with reference A; 31 with all (en-zh excepted)
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+@pytest.mark.parametrize("pair", ["de-en", "en-de", "en-ja", "en-zh"])
+def test_every_system_equals_sacrebleu(pair, word_order):
+    root = need_wmt22()
+    refs, systems = _load(root, pair)
+    streams = list(refs.values())
+    for k, (name, hyps) in enumerate(systems.items()):
+        step = 1 if k == 0 and word_order else 13  # one whole corpus, then a stride
+        h, r = hyps[::step], [s[::step] for s in streams]
+        ours, theirs = compat.CHRF(word_order=word_order), SacreCHRF(word_order=word_order)
+        a, b = ours.corpus_score(h, r), theirs.corpus_score(h, r)
+        assert (repr(a.score), str(a)) == (repr(b.score), str(b)), (pair, name)
+        assert str(ours.get_signature()) == str(theirs.get_signature())
+        metric = Chrf(word_order=word_order)
+        stats = metric.segment_statistics(h, r)
+        # sentence scores: one vectorized call against sacreBLEU's per-segment formula
+        expected = [theirs._compute_f_score(row) for row in stats.tolist()[:50]]
+        assert metric.sentence_scores(stats)[:50].tolist() == expected
+
+
+N_SAMPLES = 200
+PAIRED = ["Online-B", "Online-A", "PROMT"]
+
+
+@pytest.fixture(scope="module")
+def paired():
+    """sacreBLEU's paired bootstrap of three en-de systems (400 segments) and evalfw's
+    sacrebleu-mode one on the same rows."""
+    from sacrebleu.significance import PairedTest
+
+    root = need_wmt22()
+    refs, systems = _load(root, "en-de")
+    hyps = {x: systems[x][:400] for x in PAIRED}
+    ref = [refs["A"][:400]]
+    _, results = PairedTest([(x, hyps[x]) for x in PAIRED], {"chrF": SacreCHRF(references=ref)},
+                            None, test_type="bs", n_samples=N_SAMPLES)()
+    metric = Chrf()
+    cols = {x: columns(metric, metric.segment_statistics(hyps[x], ref)) for x in PAIRED}
+    ours = sacrebleu_mode.paired_bootstrap(
+        metric, (PAIRED[0], cols[PAIRED[0]]), [(x, cols[x]) for x in PAIRED[1:]], N_SAMPLES)
+    return metric, cols, results["chrF2"], ours
+
+
+def test_sacrebleu_mode_resampled_scores_equal_sacrebleu(paired):
+    metric, cols, _, _ = paired
+    sacre = SacreCHRF()
+    idx = np.random.default_rng(12345).choice(400, size=(N_SAMPLES, 400), replace=True)
+    ours = sacrebleu_mode.bootstrap_scores(metric, [cols[x] for x in PAIRED], N_SAMPLES, 12345)
+    for k, x in enumerate(PAIRED):
+        stats32 = cols[x].sums.astype(np.float32)
+        expected = [float(sacre._compute_score_from_stats(s.sum(0)).score) for s in stats32[idx]]
+        assert ours[k].tolist() == expected
+
+
+def test_sacrebleu_mode_paired_bootstrap_equals_sacrebleu(paired):
+    _, _, theirs, (base, comparisons) = paired
+    assert (base.score, base.ci) == (theirs[0].score, theirs[0].ci)
+    for ours, other in zip(comparisons, theirs[1:], strict=True):
+        assert (ours.score, ours.p_value, ours.ci) == (other.score, other.p_value, other.ci)
+
+
+@pytest.mark.xfail(strict=True, reason="sacreBLEU's chrF resample scores are numpy float32, so "
+                   "its paired means are float32 means; evalfw's sacrebleu mode averages them "
+                   "in float64")
+def test_sacrebleu_mode_paired_means_equal_sacrebleu(paired):
+    _, _, theirs, (base, comparisons) = paired
+    assert [base.mean] + [c.mean for c in comparisons] == [float(r.mean) for r in theirs]

@@ -1,0 +1,131 @@
+"""A wide run for the report tests: 4 test sets x 5 metrics (one on a 0-1 scale) x 13 systems
+(one with a long name), with significance, buckets and a drill-down; and the headless-Chromium
+helpers the layout tests use."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.run_support import REPO, run, write_config
+
+SAMPLE = REPO / "configs" / "sample" / "en-de"
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+LONG = "Online-Translator-With-A-Very-Long-Name-2022"
+SYSTEMS = ("Strong", "Medium", "Weak", "Online-A", "Online-B", "Online-G", "Online-W", "Lan-Bridge",
+           "JDExploreAcademy", "OpenNMT", "PROMT", "M2M100", LONG)
+
+CONFIG = """\
+schema_version: 1
+experiment: wide
+seed: 5
+output_dir: {out}
+test_sets:
+{test_sets}
+metrics:
+  - name: sacrebleu
+  - name: sacrebleu-eff
+    effective_order: true
+    level: [corpus, sentence]
+  - name: nltk
+    preset: nltk
+  - name: chen-cherry-2
+    smoothing: chen-cherry-2
+    mean: {{name: geometric, percent: true}}
+  - name: floor
+    smoothing: floor
+reports: [table, markdown, latex, html]
+significance:
+  baseline: Medium
+  samples: 100
+  buckets: ref-length
+  worst_segments: 3
+{extra}"""
+
+TEST_SET = """\
+  - name: {name}
+    langs: en-de
+    source: {data}/src.txt
+    references: [{refs}]
+    systems:
+{systems}"""
+
+
+def _degrade(lines: list[str], rng: random.Random, rate: float) -> list[str]:
+    """Each word dropped with probability ``rate`` (so the 13 systems score differently)."""
+    return [" ".join(w for w in line.split() if rng.random() >= rate) for line in lines]
+
+
+def wide_config(tmp: Path, extra: str = "") -> Path:
+    data = tmp / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    for name in ("src.txt", "ref.A.txt", "ref.B.txt"):
+        shutil.copy(SAMPLE / name, data / name)
+    rng = random.Random(7)
+    bases = [p.read_text("utf-8").splitlines() for p in sorted((SAMPLE / "sys").glob("*.txt"))]
+    entries = []
+    for k, system in enumerate(SYSTEMS):
+        lines = _degrade(bases[k % len(bases)], rng, 0.03 * (k // len(bases)))
+        (data / f"{k}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        entries.append(f"      {system}: {data}/{k}.txt")
+    refs = {"newstest-A-and-B": "ref.A.txt, ref.B.txt", "newstest-A": "ref.A.txt",
+            "newstest-B": "ref.B.txt", "newstest-B-and-A": "ref.B.txt, ref.A.txt"}
+    sets = [TEST_SET.format(name=name, data=data, systems="\n".join(entries),
+                            refs=", ".join(f"{data}/{r.strip()}" for r in files.split(",")))
+            for name, files in refs.items()]
+    return write_config(tmp / "wide.yaml", CONFIG.format(
+        out=tmp / "runs", test_sets="\n".join(sets), extra=extra))
+
+
+def wide_run(tmp: Path, extra: str = ""):
+    return run(str(wide_config(tmp, extra)))
+
+
+def browser() -> str:
+    """The first Chromium-like browser on PATH; skips (with the reason) without one."""
+    for name in BROWSERS:
+        exe = shutil.which(name)
+        if exe:
+            return exe
+    pytest.skip(f"no {', '.join(BROWSERS)} on PATH: the layout is not measured")
+
+
+def dump_dom(exe: str, page: Path, profile: Path, width: int, height: int = 900) -> str:
+    """The DOM of ``page`` after load in a ``width`` x ``height`` headless window."""
+    args = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", f"--user-data-dir={profile}", "--hide-scrollbars",
+            f"--window-size={width},{height}", "--host-resolver-rules=MAP * ~NOTFOUND",
+            "--dump-dom", page.resolve().as_uri()]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+PROBE = Path(__file__).with_name("layout_probe.js")
+
+
+def measure_layout(exe: str, page: Path, tmp: Path, widths: tuple[int, ...]
+                   ) -> list[dict[str, Any]]:
+    """The layout of ``page`` at each of ``widths`` (CSS px): the report is shown in iframes
+    of those widths (a headless window cannot be narrower than ~500 px) and measured by
+    ``layout_probe.js`` once they have loaded."""
+    frames = "".join(
+        f'<iframe style="display:block;border:0;width:{w}px;height:900px" '
+        f'srcdoc="{html.escape(page.read_text("utf-8"), quote=True)}"></iframe>' for w in widths)
+    harness = tmp / "harness.html"
+    harness.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+                       f'<body style="margin:0">{frames}<script>{PROBE.read_text("utf-8")}'
+                       "</script></body></html>", encoding="utf-8")
+    dom = dump_dom(exe, harness, tmp / "profile", max(widths) + 100)
+    start = dom.rfind('<pre id="layout-probe">')
+    assert start >= 0, "the probe did not report (a frame never loaded?)"
+    text = dom[start + len('<pre id="layout-probe">'):dom.index("</pre>", start)]
+    return json.loads(html.unescape(text))
