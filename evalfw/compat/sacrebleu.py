@@ -23,7 +23,20 @@ from evalfw.metrics.bleu.components import Counts
 from evalfw.compat import _sentence
 from evalfw.errors import InputError
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",
+           "TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
+
+#: names served by evalfw.compat._ter, imported on first use: that module imports this one,
+#: and BLEU users do not pay for TER's imports
+_TER_NAMES = frozenset({"TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TER_NAMES:
+        from evalfw.compat import _ter
+
+        return getattr(_ter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 log = logging.getLogger("evalfw.compat.sacrebleu")
 

@@ -18,24 +18,29 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError
 from evalfw.metrics.ter import _shifts
 from evalfw.metrics.ter.tokenizer import reference_tokens, tokenizer
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: option names and sacreBLEU's defaults
 DEFAULTS = {"normalized": False, "no_punct": False, "asian_support": False,
             "case_sensitive": False}
 
 
-@functools.cache
 def kernel() -> ModuleType | None:
-    """The compiled kernel, or None (not built, or ``EVALFW_NATIVE=0``)."""
+    """The compiled kernel, or None (not built, or switched off with ``EVALFW_NATIVE=0``)."""
     if os.environ.get("EVALFW_NATIVE", "1") == "0":
         return None
+    return _load()
+
+
+@functools.cache
+def _load() -> ModuleType | None:
     try:
         from evalfw.metrics.ter import _ter
     except ImportError:
@@ -46,7 +51,9 @@ def kernel() -> ModuleType | None:
 def describe() -> str:
     if kernel() is not None:
         return "compiled kernel (evalfw.metrics.ter._ter)"
-    return "pure Python (compiled kernel not built or EVALFW_NATIVE=0)"
+    if os.environ.get("EVALFW_NATIVE", "1") == "0":
+        return "Python (compiled kernel switched off by EVALFW_NATIVE=0)"
+    return "Python (compiled kernel not built)"
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,7 @@ class PreparedReferences:
     @property
     def counts(self) -> np.ndarray:
         """References per segment."""
+        import numpy as np
         return np.diff(self.first)
 
 
@@ -83,6 +91,7 @@ def prepare(references: Sequence[Sequence[str | None]],
             options: tuple[bool, bool, bool, bool]) -> PreparedReferences:
     """Tokenize reference streams (``references[k][i]``; ``None``: segment i has no k-th
     reference). A segment without any reference is an error (sacreBLEU divides by zero)."""
+    import numpy as np
     tokens = tokenizer(*options)
     segments = len(references[0]) if references else 0
     if any(len(stream) != segments for stream in references):
@@ -111,6 +120,7 @@ def prepare(references: Sequence[Sequence[str | None]],
 
 def hypothesis_ids(hypotheses: Sequence[str], prepared: PreparedReferences
                    ) -> tuple[array, np.ndarray]:  # type: ignore[type-arg]
+    import numpy as np
     tokens = tokenizer(*prepared.options)
     get = prepared.vocab.get
     ids = array("i")
@@ -123,6 +133,7 @@ def hypothesis_ids(hypotheses: Sequence[str], prepared: PreparedReferences
 
 def reference_edits(hypotheses: Sequence[str], prepared: PreparedReferences) -> np.ndarray:
     """Edits of every (segment, reference) pair, in reference order (int64)."""
+    import numpy as np
     if len(hypotheses) != prepared.segments:
         raise InputError(f"TER: {len(hypotheses)} hypotheses but {prepared.segments} "
                          "reference segments")
@@ -142,6 +153,7 @@ def reference_edits(hypotheses: Sequence[str], prepared: PreparedReferences) -> 
 
 def statistics(hypotheses: Sequence[str], prepared: PreparedReferences) -> np.ndarray:
     """The (n, 2) float64 rows ``[edits, ref_length]`` (edits are exact integers)."""
+    import numpy as np
     edits = reference_edits(hypotheses, prepared)
     best = np.minimum.reduceat(edits, prepared.first[:-1]) if len(edits) else edits
     return np.column_stack([best.astype(np.float64), prepared.ref_length])
@@ -152,6 +164,7 @@ def totals(statistics: np.ndarray) -> tuple[int, float]:
     lengths are averages; with 3 references they are not binary fractions, so another order
     (numpy's pairwise ``sum``, ``math.fsum``) can change the last bit of the score.
     ``np.cumsum`` adds strictly left to right, which is that order."""
+    import numpy as np
     if len(statistics) == 0:
         return 0, 0.0
     edits = int(statistics[:, 0].sum())  # integers below 2**53: exact in any order
@@ -168,6 +181,7 @@ def score_of(edits: float, length: float) -> float:
 
 def scores_of(edits: np.ndarray, length: np.ndarray) -> np.ndarray:
     """:func:`score_of` on arrays (float64; the same IEEE operations in the same order)."""
+    import numpy as np
     edits = np.asarray(edits, dtype=np.float64)
     length = np.asarray(length, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -176,15 +190,22 @@ def scores_of(edits: np.ndarray, length: np.ndarray) -> np.ndarray:
     return 100 * ratio
 
 
-def float32_score(sums: np.ndarray) -> float:
-    """The score sacreBLEU's bootstrap computes from float32 column sums: with numpy 2 the
-    division and the scaling by 100 stay in float32."""
+def float32_value(sums: Sequence[Any]) -> Any:
+    """The score sacreBLEU's bootstrap computes from float32 column sums, of its type: with
+    numpy 2 the division and the scaling by 100 stay in float32 (a numpy float32), while
+    its fallbacks for empty references are Python floats."""
+    import numpy as np
     edits, length = np.float32(sums[0]), np.float32(sums[1])
     if length > 0:
-        return float(np.float32(100) * (edits / length))
-    return 100.0 if edits > 0 else 0.0
+        return 100 * (edits / length)
+    return 100 * 1.0 if edits > 0 else 100 * 0.0
 
 
-__all__ = ["DEFAULTS", "describe", "float32_score", "kernel", "option_key", "prepare",
+def float32_score(sums: Sequence[Any]) -> float:
+    """:func:`float32_value` as a Python float."""
+    return float(float32_value(sums))
+
+
+__all__ = ["DEFAULTS", "describe", "float32_score", "float32_value", "kernel", "option_key", "prepare",
            "PreparedReferences", "reference_edits", "score_of", "scores_of", "statistics",
            "totals"]
