@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from evalfw.compat._common import SacreMetric, SacreScore
-from evalfw.compat.sacrebleu import BLEUSignature
+from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
@@ -35,7 +34,7 @@ class CHRFScore(SacreScore):
         self.word_order = word_order
 
 
-class CHRFSignature(BLEUSignature):
+class CHRFSignature(SacreSignature):
     """sacreBLEU's chrF signature: ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``."""
 
     _ABBR = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e",

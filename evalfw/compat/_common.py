@@ -16,14 +16,12 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from evalfw.compat.sacrebleu import _check_corpus_args as check_bleu_args
-
 if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.base import Metric
 
-__all__ = ["SacreMetric", "SacreScore", "check_corpus_args"]
+__all__ = ["SacreMetric", "SacreScore", "SacreSignature", "check_corpus_args"]
 
 
 class SacreScore:
@@ -72,13 +70,54 @@ class SacreScore:
     __str__ = __repr__
 
 
+class SacreSignature:
+    """sacreBLEU's ``Signature``: ``key:value`` pairs joined by ``|`` (booleans as yes/no,
+    None left out), long or with the abbreviations of ``_ABBR`` (``short=True``)."""
+
+    _ABBR: dict[str, str] = {}
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        self.info = info
+
+    def format(self, short: bool = False) -> str:
+        pairs = []
+        for key, value in self.info.items():
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            pairs.append(f"{self._ABBR[key] if short else key}:{value}")
+        return "|".join(pairs)
+
+    def update(self, key: str, value: Any) -> None:
+        self.info[key] = value
+        self.info["version"] = self.info.pop("version")  # version stays last
+
+    def __str__(self) -> str:
+        return self.format()
+
+    __repr__ = __str__
+
+
 def check_corpus_args(prefix: str, hyps: Any, refs: Any) -> None:
-    """sacreBLEU's ``corpus_score`` argument checks (the same for every metric; only the
-    class name leads the message)."""
-    try:
-        check_bleu_args(hyps, refs)
-    except TypeError as err:
-        raise TypeError(f"{prefix}{str(err).removeprefix('BLEU')}") from None
+    """sacreBLEU's ``corpus_score`` argument checks, the same for every metric; the class
+    name (``prefix``) leads the message."""
+    err = None
+    if not isinstance(hyps, Sequence):
+        err = "`hyps` should be a sequence of strings."
+    elif not isinstance(hyps[0], str):
+        err = "Each element of `hyps` should be a string."
+    elif any(line is None for line in hyps):
+        err = "Undefined line in hypotheses stream!"
+    if refs is not None:
+        if not isinstance(refs, Sequence):
+            err = "`refs` should be a sequence of sequence of strings."
+        elif not isinstance(refs[0], Sequence):
+            err = "Each element of `refs` should be a sequence of strings."
+        elif not isinstance(refs[0][0], str) and refs[0][0] is not None:
+            err = "`refs` should be a sequence of sequence of strings."
+    if err:
+        raise TypeError(f"{prefix}: {err}")
 
 
 class SacreMetric:

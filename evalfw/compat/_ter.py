@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from evalfw.compat._common import SacreMetric, SacreScore
-from evalfw.compat.sacrebleu import BLEUSignature
+from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
 from evalfw.metrics.ter import core
 from evalfw.metrics.ter.metric import Ter
@@ -35,7 +34,7 @@ class TERScore(SacreScore):
         self.ref_length = ref_length
 
 
-class TERSignature(BLEUSignature):
+class TERSignature(SacreSignature):
     """sacreBLEU's TER signature: ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|
     version:2.6.0``."""
 
