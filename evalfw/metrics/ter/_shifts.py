@@ -22,7 +22,7 @@ rows in a trie for the same reason; the numbers do not depend on how rows are re
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 INF = 10**16
 BEAM = 25
@@ -168,7 +168,7 @@ def pair_edits(hyp: Sequence[int], ref: Sequence[int]) -> int:
         shifts += 1
 
 
-def _runs(hyp: list[int], ref: Sequence[int]):  # type: ignore[no-untyped-def]
+def _runs(hyp: list[int], ref: Sequence[int]) -> Iterator[tuple[int, int, int]]:
     """(hyp start, ref start, length) of common runs, every length of a run, shortest first."""
     n, m = len(hyp), len(ref)
     for sh in range(n):
