@@ -135,3 +135,20 @@ def test_sacrebleu_mode_confidence_equals_sacrebleu(paired):
     expected.estimate_ci(scores)
     ours = sacrebleu_mode.confidence(metric, cols["PROMT"], N_SAMPLES)
     assert (ours.ci, np.float32(ours.mean)) == (expected._ci, expected._mean)
+
+
+def test_sacrebleu_mode_paired_ar_equals_sacrebleu(paired):
+    """Approximate randomization: exact sums (halves of two-reference averages are binary
+    fractions), so the p-values are sacreBLEU's."""
+    from sacrebleu.significance import PairedTest
+
+    metric, cols, _, _ = paired
+    refs, systems = load_wmt22(need_wmt22(), "en-de")
+    ref = [r[:SEGMENTS] for r in refs.values()]
+    _, results = PairedTest([(x, systems[x][:SEGMENTS]) for x in PAIRED],
+                            {"TER": SacreTER(references=ref)}, None, test_type="ar",
+                            n_samples=1000)()
+    ours = sacrebleu_mode.paired_ar(metric, (PAIRED[0], cols[PAIRED[0]]),
+                                    [(x, cols[x]) for x in PAIRED[1:]], 1000)
+    assert [(c.score, c.p_value) for c in ours] == \
+        [(r.score, r.p_value) for r in results["TER"][1:]]
