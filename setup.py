@@ -1,8 +1,8 @@
-"""Build hook for the optional compiled kernels, BLEU counting and chrF statistics (everything
-else is in pyproject.toml).
+"""Build hook for the optional compiled kernels: BLEU counting, chrF statistics and TER edits
+(everything else is in pyproject.toml).
 
-``optional=True``: when no C compiler is at hand the install still succeeds and evalfw counts
-with numpy instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
+``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
+with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
 """
 
 from setuptools import Extension, setup
@@ -19,6 +19,12 @@ setup(
         Extension(
             "evalfw.metrics.chrf._chrf",
             sources=["evalfw/metrics/chrf/_chrf.c"],
+            optional=True,
+            extra_compile_args=["-O3"],
+        ),
+        Extension(
+            "evalfw.metrics.ter._ter",
+            sources=["evalfw/metrics/ter/_ter.c"],
             optional=True,
             extra_compile_args=["-O3"],
         ),

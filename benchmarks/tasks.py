@@ -144,6 +144,25 @@ def chrf_sentence(impl: str) -> list[float]:
     return out
 
 
+# --------------------------------------------------------------------------- TER
+
+def ter_corpus(impl: str) -> list[float]:
+    """TER of every system, all references, default options: score, edits and reference
+    length of each; sacreBLEU at its fastest (one ``TER(references=...)`` per pair) and the
+    same code with evalfw's import."""
+    if impl == "sacrebleu":
+        from sacrebleu.metrics import TER
+    else:
+        from evalfw.compat.sacrebleu import TER  # type: ignore[assignment]
+    out: list[float] = []
+    for _, _, refs, systems in wmt():
+        ter = TER(references=refs)
+        for hyp in systems:
+            score = ter.corpus_score(hyp, None)
+            out += [score.score, score.num_edits, score.ref_length]
+    return out
+
+
 # --------------------------------------------------------------------------- NLTK
 
 def nltk(impl: str) -> list[float]:
@@ -209,7 +228,7 @@ def cached(impl: str, data: str, cache_dir: str) -> list[float]:
 TASKS = {
     "corpus": corpus, "corpus-native": corpus_native, "sentence": sentence,
     "sentence-calls": sentence_calls, "nltk": nltk,
-    "chrf-corpus": chrf_corpus, "chrf-sentence": chrf_sentence,
+    "chrf-corpus": chrf_corpus, "chrf-sentence": chrf_sentence, "ter-corpus": ter_corpus,
     "synthetic": synthetic, "cached": cached,
 }
 

@@ -21,9 +21,23 @@ from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
 from evalfw.metrics.bleu.components import Counts
 from evalfw.compat import _sentence
+from evalfw.compat._common import SacreSignature, check_corpus_args
 from evalfw.errors import InputError
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",
+           "TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
+
+#: names served by evalfw.compat._ter, imported on first use so that BLEU users do not pay
+#: for TER's imports
+_TER_NAMES = frozenset({"TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TER_NAMES:
+        from evalfw.compat import _ter
+
+        return getattr(_ter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 log = logging.getLogger("evalfw.compat.sacrebleu")
 
@@ -95,33 +109,11 @@ class BLEUScore:
     __str__ = __repr__
 
 
-class BLEUSignature:
+class BLEUSignature(SacreSignature):
     """sacreBLEU's signature: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
 
     _ABBR = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e",
              "tok": "tok", "smooth": "s", "version": "v"}
-
-    def __init__(self, info: dict[str, Any]) -> None:
-        self.info = info
-
-    def format(self, short: bool = False) -> str:
-        pairs = []
-        for key, value in self.info.items():
-            if value is None:
-                continue
-            if isinstance(value, bool):
-                value = "yes" if value else "no"
-            pairs.append(f"{self._ABBR[key] if short else key}:{value}")
-        return "|".join(pairs)
-
-    def update(self, key: str, value: Any) -> None:
-        self.info[key] = value
-        self.info["version"] = self.info.pop("version")  # version stays last
-
-    def __str__(self) -> str:
-        return self.format()
-
-    __repr__ = __str__
 
 
 class BLEU:
@@ -259,22 +251,7 @@ class BLEU:
 
 
 def _check_corpus_args(hyps: Any, refs: Any) -> None:
-    err = None
-    if not isinstance(hyps, Sequence):
-        err = "`hyps` should be a sequence of strings."
-    elif not isinstance(hyps[0], str):
-        err = "Each element of `hyps` should be a string."
-    elif any(line is None for line in hyps):
-        err = "Undefined line in hypotheses stream!"
-    if refs is not None:
-        if not isinstance(refs, Sequence):
-            err = "`refs` should be a sequence of sequence of strings."
-        elif not isinstance(refs[0], Sequence):
-            err = "Each element of `refs` should be a sequence of strings."
-        elif not isinstance(refs[0][0], str) and refs[0][0] is not None:
-            err = "`refs` should be a sequence of sequence of strings."
-    if err:
-        raise TypeError(f"BLEU: {err}")
+    check_corpus_args("BLEU", hyps, refs)
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 BUILTIN_PLUGINS = (
     "evalfw.metrics.bleu.plugin",
     "evalfw.metrics.chrf.plugin",
+    "evalfw.metrics.ter.plugin",
     "evalfw.metrics.segment_scores",
     "evalfw.tokenizers",
     "evalfw.metrics.bleu.counting.clipped",

@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from evalfw.analysis import _blocks, _default_mode as dm, resampling as rs
+from evalfw.analysis import _blocks
+from evalfw.analysis import _default_mode as dm
+from evalfw.analysis import resampling as rs
 
 
 class PickledSerial:

@@ -5,11 +5,10 @@ Skipped when ../shared (beside the repository) is absent, as in a user's fresh c
 
 from __future__ import annotations
 
-import pytest
-
 import concurrent.futures
 import multiprocessing
 
+import pytest
 import sacrebleu
 
 import evalfw

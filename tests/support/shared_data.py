@@ -29,4 +29,19 @@ def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
-__all__ = ["REPO", "SHARED", "WMT22", "need_wmt22", "read_lines"]
+def wmt22_pairs(root: Path) -> list[str]:
+    """The language pairs of the WMT22 data: the folders with system outputs."""
+    return sorted(p.name for p in root.iterdir() if (p / "sys").is_dir())
+
+
+def load_wmt22(root: Path, pair: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(references by name, system outputs by name) of a pair, with line ends stripped as
+    sacreBLEU's command line strips them (the published scores come from it)."""
+    refs = {p.name.split(".")[1]: [x.rstrip() for x in read_lines(p)]
+            for p in sorted((root / pair).glob("ref.*.txt"))}
+    systems = {p.stem: [x.rstrip() for x in read_lines(p)]
+               for p in sorted((root / pair / "sys").glob("*.txt"))}
+    return refs, systems
+
+
+__all__ = ["REPO", "SHARED", "WMT22", "load_wmt22", "need_wmt22", "read_lines", "wmt22_pairs"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 import csv
+
+import pytest
 
 import evalfw
 from evalfw.metrics.bleu import engine

@@ -9,7 +9,6 @@ per-segment statistics, from the compiled kernel and from the Python fallback al
 from __future__ import annotations
 
 import itertools
-import random
 
 import numpy as np
 import pytest
@@ -17,6 +16,7 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 
 from evalfw.compat import _chrf as compat
 from evalfw.metrics.chrf import core
+from tests import corpus_support
 
 pytestmark = pytest.mark.parity
 
@@ -26,32 +26,10 @@ PIECES = [
     "x\u0301", "\u200b", "\ufeff", "a\u00a0b", "—", "(hi)", "hello!!", '"quoted"', "end.)", "-a-",
     "..", "don't", "¿qué?", "«word»", ".", ",", "!", "?", "'", "ab", "abc", "aab", "e.g.",
 ]
-SPACES = [" ", " ", " ", "  ", "\t", "\u3000", "\n", ""]
-
-
-def sentence(rng: random.Random) -> str:
-    if rng.random() < 0.08:
-        return rng.choice(["", " ", "a", "\t \t"])
-    words = [rng.choice(PIECES) for _ in range(rng.randint(1, 14))]
-    text = "".join(w + rng.choice(SPACES) for w in words)
-    return rng.choice(["", " ", "\t"]) + text if rng.random() < 0.2 else text
 
 
 def corpus(seed: int, segments: int = 25) -> tuple[list[str], list[list[str | None]]]:
-    rng = random.Random(seed)
-    hyps = [sentence(rng) for _ in range(segments)]
-    nrefs = rng.randint(1, 4)
-    refs: list[list[str | None]] = [[sentence(rng) for _ in range(segments)]
-                                    for _ in range(nrefs)]
-    if nrefs > 1 and rng.random() < 0.5:  # missing references (never all of a segment's)
-        for i in range(segments):
-            for k in range(1, nrefs):
-                if rng.random() < 0.3:
-                    refs[k][i] = None
-    # some hypotheses copy a reference, so matches are complete as well as partial
-    for i in range(0, segments, 5):
-        hyps[i] = refs[0][i] or ""
-    return hyps, refs
+    return corpus_support.corpus(seed, PIECES, segments)
 
 
 OPTIONS = [

@@ -12,7 +12,6 @@ bootstrap for a few en-de systems.
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,22 +21,11 @@ from evalfw.analysis import sacrebleu_mode
 from evalfw.analysis.resampling import columns
 from evalfw.compat import _chrf as compat
 from evalfw.metrics.chrf.metric import Chrf
-from tests.support.shared_data import need_wmt22, read_lines
+from tests.support.shared_data import load_wmt22 as _load
+from tests.support.shared_data import need_wmt22
+from tests.support.shared_data import wmt22_pairs as _pairs
 
 pytestmark = [pytest.mark.wmt22, pytest.mark.parity]
-
-
-def _pairs(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir() if (p / "sys").is_dir())
-
-
-def _load(root: Path, pair: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    # sacreBLEU's command line strips line ends; the published scores come from it
-    refs = {p.name.split(".")[1]: [x.rstrip() for x in read_lines(p)]
-            for p in sorted((root / pair).glob("ref.*.txt"))}
-    systems = {p.stem: [x.rstrip() for x in read_lines(p)]
-               for p in sorted((root / pair / "sys").glob("*.txt"))}
-    return refs, systems
 
 
 def test_chrf_every_system_equals_published_sacrebleu_scores():

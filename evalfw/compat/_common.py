@@ -1,0 +1,194 @@
+"""What sacreBLEU 2.6.0's chrF and TER classes share, for the drop-ins in
+:mod:`evalfw.compat._chrf` and :mod:`evalfw.compat._ter`: the score object's text forms and
+bootstrap interval, the argument checks, reference caching and the float32 bootstrap.
+
+A drop-in metric subclasses :class:`SacreMetric` and says how to read reference counts off
+its prepared references, how to build its score object from statistics rows, and how
+sacreBLEU scores one resample's float32 column sums.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from evalfw.metrics.base import Metric
+
+__all__ = ["SacreMetric", "SacreScore", "SacreSignature", "check_corpus_args"]
+
+
+class SacreScore:
+    """sacreBLEU's ``Score``: ``name``, ``score``, ``format()``, ``str()`` and the bootstrap
+    fields ``_mean`` and ``_ci`` (``μ = … ± …`` is shown when the mean is positive)."""
+
+    def __init__(self, name: str, score: Any) -> None:
+        self.name = name
+        self.score = score
+        self._mean: Any = -1.0
+        self._ci: Any = -1.0
+        self._verbose = ""
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
+               is_json: bool = False) -> str:
+        sc = f"{self.score:.{width}f}"
+        d: dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
+        if self._mean > 0:
+            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
+            conf = f"μ = {mean} ± {ci}"
+            sc += f" ({conf})"
+            if is_json:
+                d.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=conf)
+        line = f"{self.name}|{signature}" if signature else self.name
+        line = f"{line} = {sc}"
+        if score_only:
+            return sc
+        if is_json:
+            for pair in signature.split("|"):
+                key, value = pair.split(":")
+                d[key] = value
+            return json.dumps(d, indent=1, ensure_ascii=False)
+        return line
+
+    def estimate_ci(self, scores: Sequence[Any]) -> None:
+        """sacreBLEU's interval of resampled scores (``.score`` of each): half the spread of
+        the 2.5 % and 97.5 % order statistics, and their ``statistics.mean``."""
+        raw = sorted(getattr(s, "score", s) for s in scores)
+        low = len(raw) // 40
+        self._ci = 0.5 * (raw[len(raw) - low - 1] - raw[low])
+        self._mean = statistics.mean(raw)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+    __str__ = __repr__
+
+
+class SacreSignature:
+    """sacreBLEU's ``Signature``: ``key:value`` pairs joined by ``|`` (booleans as yes/no,
+    None left out), long or with the abbreviations of ``_ABBR`` (``short=True``)."""
+
+    _ABBR: dict[str, str] = {}
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        self.info = info
+
+    def format(self, short: bool = False) -> str:
+        pairs = []
+        for key, value in self.info.items():
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            pairs.append(f"{self._ABBR[key] if short else key}:{value}")
+        return "|".join(pairs)
+
+    def update(self, key: str, value: Any) -> None:
+        self.info[key] = value
+        self.info["version"] = self.info.pop("version")  # version stays last
+
+    def __str__(self) -> str:
+        return self.format()
+
+    __repr__ = __str__
+
+
+def check_corpus_args(prefix: str, hyps: Any, refs: Any) -> None:
+    """sacreBLEU's ``corpus_score`` argument checks, the same for every metric; the class
+    name (``prefix``) leads the message."""
+    err = None
+    if not isinstance(hyps, Sequence):
+        err = "`hyps` should be a sequence of strings."
+    elif not isinstance(hyps[0], str):
+        err = "Each element of `hyps` should be a string."
+    elif any(line is None for line in hyps):
+        err = "Undefined line in hypotheses stream!"
+    if refs is not None:
+        if not isinstance(refs, Sequence):
+            err = "`refs` should be a sequence of sequence of strings."
+        elif not isinstance(refs[0], Sequence):
+            err = "Each element of `refs` should be a sequence of strings."
+        elif not isinstance(refs[0][0], str) and refs[0][0] is not None:
+            err = "`refs` should be a sequence of sequence of strings."
+    if err:
+        raise TypeError(f"{prefix}: {err}")
+
+
+class SacreMetric:
+    """sacreBLEU's ``Metric`` plumbing over an evalfw metric (``self._metric``): cached or
+    passed references, ``corpus_score`` with an optional bootstrap, ``sentence_score``."""
+
+    _metric: Metric
+    _ref_cache: Any = None
+    n_bootstrap: int | None = None
+    seed: str | None = None
+    num_refs: int
+
+    @abstractmethod
+    def _reference_counts(self, prepared: Any) -> np.ndarray:
+        """References per segment of prepared references."""
+
+    @abstractmethod
+    def _result(self, stats: np.ndarray) -> SacreScore:
+        """The score object of these statistics rows."""
+
+    @abstractmethod
+    def _resampled(self, row32: np.ndarray) -> Any:
+        """What sacreBLEU's bootstrap gets from one resample's float32 column sums."""
+
+    def _index(self, references: Sequence[Sequence[str | None]]) -> Any:
+        refs = self._metric.prepare_references(references)
+        per_seg = {int(k) for k in self._reference_counts(refs)}
+        self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
+        return refs
+
+    def _stats(self, hypotheses: Sequence[str],
+               references: Sequence[Sequence[str | None]] | None) -> np.ndarray:
+        if references:
+            refs = self._index(references)
+        elif self._ref_cache is not None:
+            refs = self._ref_cache
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        return self._metric.segment_statistics(hypotheses, refs)
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Sequence[Sequence[str]] | None,
+                     n_bootstrap: int = 1) -> Any:
+        check_corpus_args(type(self).__name__, hypotheses, references)
+        stats = self._stats(hypotheses, references)
+        score = self._result(stats)
+        if n_bootstrap > 1:
+            self.n_bootstrap = n_bootstrap
+            self.seed, scores = self._bootstrap(stats, n_bootstrap)
+            score.estimate_ci(scores)
+        return score
+
+    def _bootstrap(self, stats: np.ndarray, n: int) -> tuple[str, list[Any]]:
+        """sacreBLEU's resampled scores: the same RNG draws, float32 sums row after row (as
+        numpy's axis-0 sum adds them) and the formula on those float32 values."""
+        import numpy as np
+        seed = os.environ.get("SACREBLEU_SEED", "12345")
+        rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
+        idx = rng.choice(len(stats), size=(n, len(stats)), replace=True)
+        rows32 = stats.astype(np.float32)
+        sums = np.zeros((n, rows32.shape[1]), dtype=np.float32)
+        for column in np.ascontiguousarray(idx.T):
+            sums += rows32[column]
+        return seed.lower(), [self._resampled(row) for row in sums]
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Any:
+        prefix = type(self).__name__
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"{prefix}: The argument `hyp` should be a string.")
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings.")
+        if not isinstance(references[0], str) and references[0] is not None:
+            raise TypeError(f"{prefix}: Each element of `refs` should be a string.")
+        return self._result(self._stats([hypothesis], [[r] for r in references]))

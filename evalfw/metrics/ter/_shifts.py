@@ -1,0 +1,184 @@
+"""TER edit counting in pure Python: the twin of the compiled ``_ter.c`` (same algorithm, same
+numbers), used when the extension is not built or ``EVALFW_NATIVE=0``.
+
+What sacreBLEU 2.6.0 counts for one (hypothesis, reference) pair of token ids:
+
+- a banded ("beam") edit distance: row i covers the columns around ``floor(i * m / n)`` (in
+  doubles) with half-width 25, widened for very unequal lengths and to the end on the last
+  row; ties prefer match/substitution, then deletion, then insertion. The band makes it
+  differ from Levenshtein, and the trace it leaves chooses the shift candidates, so both are
+  reproduced exactly;
+- greedy shifts: each round tries every common run (up to 10 words, start offsets at most 50
+  apart) that is wrong on both sides, at the targets the alignment suggests, and applies the
+  best by (gain, length, -start, -target); rounds stop when nothing gains or when 1000
+  candidates were tried in all (that round's shift is then dropped);
+- edits = shifts + the distance of the final hypothesis.
+
+A candidate's first words equal the round's hypothesis up to the shift, and banded rows depend
+only on the words before them, so candidates start from the round's rows (sacreBLEU caches
+rows in a trie for the same reason; the numbers do not depend on how rows are reused).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+
+INF = 10**16
+BEAM = 25
+MAX_SHIFT_SIZE = 10
+MAX_SHIFT_DIST = 50
+MAX_CANDIDATES = 1000
+NOP, SUB, DEL, INS = 1, 2, 3, 4
+
+
+def _bands(n: int, m: int) -> list[tuple[int, int]]:
+    """(lo, hi) column range of rows 1..n (index 0 unused), with sacreBLEU's float steps."""
+    ratio = m / n if n else 1
+    beam = math.ceil(ratio / 2 + BEAM) if BEAM < ratio / 2 else BEAM
+    out = [(0, 0)]
+    for i in range(1, n + 1):
+        diag = math.floor(i * ratio)
+        hi = m + 1 if i == n else min(m + 1, diag + beam)
+        out.append((max(0, diag - beam), hi))
+    return out
+
+
+def _row(word: int, ref: Sequence[int], band: tuple[int, int], prev: list[int],
+         ops: list[int] | None) -> list[int]:
+    cur = [INF] * (len(ref) + 1)
+    for j in range(*band):
+        if j == 0:
+            cur[0] = prev[0] + 1
+            if ops is not None:
+                ops[0] = DEL
+            continue
+        same = word == ref[j - 1]
+        best, op = INF, 0
+        if prev[j - 1] + (0 if same else 1) < best:  # strict: the first of equal costs wins
+            best, op = prev[j - 1] + (0 if same else 1), (NOP if same else SUB)
+        if prev[j] + 1 < best:
+            best, op = prev[j] + 1, DEL
+        if cur[j - 1] + 1 < best:
+            best, op = cur[j - 1] + 1, INS
+        cur[j] = best
+        if ops is not None:
+            ops[j] = op
+    return cur
+
+
+def _round_matrix(hyp: list[int], ref: Sequence[int], bands: list[tuple[int, int]]
+                  ) -> tuple[list[list[int]], list[int], list[int], list[int]]:
+    """The rows of ``hyp``, the alignment and the prefix sums of hyp/ref error flags."""
+    m = len(ref)
+    rows = [list(range(m + 1))]
+    ops = [[INS] * (m + 1)]
+    for i, word in enumerate(hyp, 1):
+        op_row = [0] * (m + 1)
+        rows.append(_row(word, ref, bands[i], rows[-1], op_row))
+        ops.append(op_row)
+    trace = []
+    i, j = len(hyp), m
+    while i > 0 or j > 0:
+        op = ops[i][j]
+        trace.append(op)
+        if op in (NOP, SUB):
+            i, j = i - 1, j - 1
+        elif op == INS:
+            j -= 1
+        elif op == DEL:
+            i -= 1
+        else:
+            raise RuntimeError("TER: the edit trace met an undefined cell")
+    # Rewriting the reference into the hypothesis (the flipped trace, as TERCOM aligns):
+    # a deletion consumes a hypothesis word, an insertion a reference word.
+    align, herr, rerr = [0] * m, [0], [0]
+    ph = pr = -1
+    for op in reversed(trace):
+        if op in (NOP, SUB):
+            ph, pr = ph + 1, pr + 1
+            align[pr] = ph
+            herr.append(herr[-1] + (op == SUB))
+            rerr.append(rerr[-1] + (op == SUB))
+        elif op == DEL:
+            ph += 1
+            herr.append(herr[-1] + 1)
+        else:
+            pr += 1
+            align[pr] = ph
+            rerr.append(rerr[-1] + 1)
+    return rows, align, herr, rerr
+
+
+def shift(words: list[int], start: int, length: int, target: int) -> list[int]:
+    """sacreBLEU's shift of ``words[start:start+length]`` before ``target`` (a target inside
+    the span moves it by ``target - start``, its quirk)."""
+    span = words[start:start + length]
+    if target < start:
+        return words[:target] + span + words[target:start] + words[start + length:]
+    if target > start + length:
+        return words[:start] + words[start + length:target] + span + words[target:]
+    return words[:start] + words[start + length:length + target] + span + words[length + target:]
+
+
+def _distance_from(cand: list[int], hyp: list[int], ref: Sequence[int],
+                   bands: list[tuple[int, int]], rows: list[list[int]]) -> int:
+    s = 0
+    n = len(hyp)
+    while s < n and cand[s] == hyp[s]:
+        s += 1
+    prev = rows[s]
+    for i in range(s + 1, n + 1):
+        prev = _row(cand[i - 1], ref, bands[i], prev, None)
+    return prev[len(ref)]
+
+
+def pair_edits(hyp: Sequence[int], ref: Sequence[int]) -> int:
+    """sacreBLEU's TER edit count of one hypothesis against one reference."""
+    n, m = len(hyp), len(ref)
+    if m == 0 or n == 0:
+        return n + m
+    bands = _bands(n, m)
+    words = list(hyp)
+    shifts = checked = 0
+    while True:
+        rows, align, herr, rerr = _round_matrix(words, ref, bands)
+        pre = rows[n][m]
+        best: tuple[int, int, int, int] | None = None
+        for sh, sr, length in _runs(words, ref):
+            if herr[sh + length] == herr[sh] or rerr[sr + length] == rerr[sr] \
+                    or sh <= align[sr] < sh + length:
+                continue
+            prev_t = -1
+            for k in range(sr - 1, sr + length):
+                t = 0 if k == -1 else align[k] + 1
+                if t == prev_t:
+                    continue
+                prev_t = t
+                gain = pre - _distance_from(shift(words, sh, length, t), words, ref, bands, rows)
+                checked += 1
+                key = (gain, length, -sh, -t)
+                if best is None or key > best:
+                    best = key
+            if checked >= MAX_CANDIDATES:
+                break
+        if checked >= MAX_CANDIDATES or best is None or best[0] <= 0:
+            return shifts + pre
+        words = shift(words, -best[2], best[1], -best[3])
+        shifts += 1
+
+
+def _runs(hyp: list[int], ref: Sequence[int]) -> Iterator[tuple[int, int, int]]:
+    """(hyp start, ref start, length) of common runs, every length of a run, shortest first."""
+    n, m = len(hyp), len(ref)
+    for sh in range(n):
+        for sr in range(max(0, sh - MAX_SHIFT_DIST), min(m, sh + MAX_SHIFT_DIST + 1)):
+            length = 0
+            while length < MAX_SHIFT_SIZE and hyp[sh + length] == ref[sr + length]:
+                length += 1
+                yield sh, sr, length
+                if sh + length == n or sr + length == m:
+                    break
+
+
+__all__ = ["pair_edits", "shift"]
