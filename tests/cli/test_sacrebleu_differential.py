@@ -1,4 +1,4 @@
-"""``evalfw score -m bleu chrf`` against the real ``sacrebleu`` command on random inputs (a few
+"""``evalfw score -m bleu chrf ter`` against the real ``sacrebleu`` command on random inputs (a few
 seeds): the text lines, ``--confidence``, ``--paired-bs`` and ``--paired-ar`` (small numbers
 of samples) byte for byte, with the same seed."""
 
@@ -48,23 +48,25 @@ def same(ours_args: list[str], theirs_args: list[str], seed: int | None = None) 
 
 
 @pytest.mark.parametrize("extra", [[], ["--chrf-word-order", "2"], ["-lc", "--chrf-lowercase"],
-                                   ["-w", "3", "--chrf-eps-smoothing"]])
+                                   ["-w", "3", "--chrf-eps-smoothing"],
+                                   ["--ter-case-sensitive", "--ter-no-punct"],
+                                   ["--ter-normalized", "--ter-asian-support"]])
 def test_text(corpus, extra):
     refs, systems, _ = corpus
-    same([*refs, "-i", systems[0], "-m", "bleu", "chrf", *extra],
-         [*refs, "-i", systems[0], "-m", "bleu", "chrf", "-f", "text", *extra])
+    same([*refs, "-i", systems[0], "-m", "bleu", "chrf", "ter", *extra],
+         [*refs, "-i", systems[0], "-m", "bleu", "chrf", "ter", "-f", "text", *extra])
 
 
 def test_confidence(corpus):
     refs, systems, seed = corpus
-    args = [*refs, "-i", systems[1], "-m", "bleu", "chrf", "--confidence", "-cin", "60"]
+    args = [*refs, "-i", systems[1], "-m", "bleu", "chrf", "ter", "--confidence", "-cin", "60"]
     same(args, [*args, "-f", "text"], seed)
 
 
 @pytest.mark.parametrize("test", [["--paired-bs", "-pbsn", "50"], ["--paired-ar", "-parn", "40"]])
 def test_paired(corpus, test):
     refs, systems, seed = corpus
-    args = [*refs, "-i", *systems, "-m", "bleu", "chrf", *test]
+    args = [*refs, "-i", *systems, "-m", "bleu", "chrf", "ter", *test]
     same(args, [*args, "-f", "text"], seed)
 
 
