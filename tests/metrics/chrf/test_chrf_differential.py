@@ -16,7 +16,7 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 
 from evalfw.compat import _chrf as compat
 from evalfw.metrics.chrf import core
-from tests import corpus_support
+from tests.support import corpora as corpus_support
 
 pytestmark = pytest.mark.parity
 

@@ -20,7 +20,7 @@ from sacrebleu.metrics import TER as SacreTER
 
 from evalfw.compat import _ter as compat
 from evalfw.metrics.ter import core
-from tests import corpus_support
+from tests.support import corpora as corpus_support
 
 pytestmark = pytest.mark.parity
 

@@ -4,11 +4,12 @@ in significance tests, and verify recomputes the same numbers."""
 
 from __future__ import annotations
 
+import pytest
 import sacrebleu
 
 from evalfw.records.load import load_segments
 from evalfw.runner.verify import verify
-from tests.run_support import REPO, run, workdir, write_config  # noqa: F401  (fixture)
+from tests.support.runs import REPO, run, workdir, write_config  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.parity
 
