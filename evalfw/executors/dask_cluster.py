@@ -18,7 +18,6 @@ starts as fast without the extra and fails with one line naming the install comm
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
@@ -121,6 +120,8 @@ class DaskExecutor(Executor):
         if self._client is not None:
             return
         try:
+            import logging
+
             from distributed import Client, LocalCluster
         except ImportError:
             raise ConfigError(f"executor 'dask' needs Dask, which is not installed; install it "

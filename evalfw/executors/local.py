@@ -3,7 +3,6 @@ worker processes on this machine, ``evalfw run --jobs N``)."""
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
@@ -70,6 +69,8 @@ class Processes(Executor):
 
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        import multiprocessing  # here: most commands never start a pool
+
         workers = min(self.options["workers"], len(items))
         if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
             yield from Serial().map(task, items, context, done)
