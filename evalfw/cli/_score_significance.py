@@ -53,6 +53,22 @@ def seed_or_none(text: str) -> str:
     return str(LIMITS["seed"].argtype()(text))
 
 
+def systems_table(args: argparse.Namespace, metrics: list[Metric],
+                  named: list[tuple[str, list[np.ndarray]]], nrefs: int | str) -> str:
+    """Several systems without a paired test, as sacreBLEU prints them: one column per metric
+    (sorted by upper-case name, as its single-system lines), then the signatures."""
+    headers, columns, signatures = ["System"], [[system for system, _ in named]], {}
+    for k in sorted(range(len(metrics)), key=lambda k: metrics[k].name.upper()):
+        metric = metrics[k]
+        results = [metric.result(rows[k], nrefs) for _, rows in named]
+        places = width(args, results[0])
+        columns.append([f"{res.score:.{places}f}" for res in results])
+        headers.append(results[0].name)
+        signatures[results[0].name] = signature(results[0])
+    table = st.fancy_grid(tuple(headers), list(zip(*columns)))
+    return f"{table}\n\n{st.signatures_block(signatures)}\n"
+
+
 def requested(args: argparse.Namespace) -> bool:
     return bool(args.confidence or args.paired_bs or args.paired_ar)
 

@@ -153,6 +153,10 @@ def execute(args: argparse.Namespace) -> int:
 
     if significance.requested(args):
         return significance.run(args, metrics, named, nrefs)
+    if args.format == "text" and len(systems) > 1 and not args.sentence_level \
+            and not args.score_only:
+        sys.stdout.write(significance.systems_table(args, metrics, named, nrefs))
+        return 0
     # metrics in sacreBLEU's order (by upper-case name), one object per system and metric
     order = sorted(range(len(metrics)), key=lambda k: metrics[k].name.upper())
     out: list[dict[str, Any]] = []

@@ -75,3 +75,10 @@ def test_paired_chrf_plus_plus(corpus):
     args = [*refs, "-i", *systems, "-m", "chrf", "bleu", "--chrf-word-order", "2",
             "--paired-bs", "-pbsn", "30"]
     same(args, [*args, "-f", "text"], seed)
+
+
+@pytest.mark.parametrize("metrics", [["bleu", "chrf", "ter"], ["ter", "chrf", "bleu"]])
+def test_several_systems_without_a_paired_test_print_sacrebleus_table(corpus, metrics):
+    refs, systems, _ = corpus
+    args = [*refs, "-i", *systems, "-m", *metrics]
+    same(args, [*args, "-f", "text"])
