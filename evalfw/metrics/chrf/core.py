@@ -15,13 +15,13 @@ exists twice: vectorized over many rows (:func:`f_scores`) and as a scalar funct
 
 from __future__ import annotations
 
-import functools
-import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+from evalfw.metrics._native import CompiledKernel
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,28 +62,18 @@ class ChrfConfig:
 # ---------------------------------------------------------------------------- counting
 
 
+#: the optional C extension (built by ``pip install``)
+COMPILED = CompiledKernel("evalfw.metrics.chrf._chrf", "Python")
+
+
 def kernel() -> ModuleType | None:
     """The compiled module, or None (not built, or switched off with ``EVALFW_NATIVE=0``)."""
-    if os.environ.get("EVALFW_NATIVE", "1") == "0":
-        return None
-    return _load()
-
-
-@functools.cache
-def _load() -> ModuleType | None:
-    try:
-        from evalfw.metrics.chrf import _chrf
-    except ImportError:
-        return None
-    return _chrf
+    return COMPILED.module()
 
 
 def describe() -> str:
-    if kernel() is not None:
-        return "compiled kernel (evalfw.metrics.chrf._chrf)"
-    if os.environ.get("EVALFW_NATIVE", "1") == "0":
-        return "Python (compiled kernel switched off by EVALFW_NATIVE=0)"
-    return "Python (compiled kernel not built)"
+    """One line for ``evalfw plugins`` and run records: which code computes."""
+    return COMPILED.describe()
 
 
 def split_words(text: str) -> list[str]:

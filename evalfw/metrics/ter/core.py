@@ -12,8 +12,6 @@ compiled kernel (``_ter.c``) or its pure-Python twin (:mod:`evalfw.metrics.ter._
 
 from __future__ import annotations
 
-import functools
-import os
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError
+from evalfw.metrics._native import CompiledKernel
 from evalfw.metrics.ter import _shifts
 from evalfw.metrics.ter.tokenizer import reference_tokens, tokenizer
 
@@ -32,28 +31,18 @@ DEFAULTS = {"normalized": False, "no_punct": False, "asian_support": False,
             "case_sensitive": False}
 
 
+#: the optional C extension (built by ``pip install``)
+COMPILED = CompiledKernel("evalfw.metrics.ter._ter", "Python")
+
+
 def kernel() -> ModuleType | None:
-    """The compiled kernel, or None (not built, or switched off with ``EVALFW_NATIVE=0``)."""
-    if os.environ.get("EVALFW_NATIVE", "1") == "0":
-        return None
-    return _load()
-
-
-@functools.cache
-def _load() -> ModuleType | None:
-    try:
-        from evalfw.metrics.ter import _ter
-    except ImportError:
-        return None
-    return _ter
+    """The compiled module, or None (not built, or switched off with ``EVALFW_NATIVE=0``)."""
+    return COMPILED.module()
 
 
 def describe() -> str:
-    if kernel() is not None:
-        return "compiled kernel (evalfw.metrics.ter._ter)"
-    if os.environ.get("EVALFW_NATIVE", "1") == "0":
-        return "Python (compiled kernel switched off by EVALFW_NATIVE=0)"
-    return "Python (compiled kernel not built)"
+    """One line for ``evalfw plugins`` and run records: which code computes."""
+    return COMPILED.describe()
 
 
 @dataclass(frozen=True)
@@ -201,11 +190,6 @@ def float32_value(sums: Sequence[Any]) -> Any:
     return 100 * 1.0 if edits > 0 else 100 * 0.0
 
 
-def float32_score(sums: Sequence[Any]) -> float:
-    """:func:`float32_value` as a Python float."""
-    return float(float32_value(sums))
-
-
-__all__ = ["DEFAULTS", "describe", "float32_score", "float32_value", "kernel", "option_key", "prepare",
+__all__ = ["DEFAULTS", "describe", "float32_value", "kernel", "option_key", "prepare",
            "PreparedReferences", "reference_edits", "score_of", "scores_of", "statistics",
            "totals"]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 from collections.abc import Hashable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+from evalfw.metrics._native import CompiledKernel
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,30 +25,18 @@ if TYPE_CHECKING:
 Counted = tuple[bytes, bytes]
 
 
+#: the optional C extension (built by ``pip install``)
+COMPILED = CompiledKernel("evalfw.metrics.bleu.counting._clipcount", "numpy")
+
+
 def kernel() -> ModuleType | None:
-    """The compiled module, or None (not built, or switched off with ``EVALFW_NATIVE=0``).
-    The switch is read on every call, so tests and users can flip it at any time."""
-    if os.environ.get("EVALFW_NATIVE", "1") == "0":
-        return None
-    return _load()
-
-
-@functools.cache
-def _load() -> ModuleType | None:
-    try:
-        from evalfw.metrics.bleu.counting import _clipcount
-    except ImportError:
-        return None
-    return _clipcount
+    """The compiled module, or None (not built, or switched off with ``EVALFW_NATIVE=0``)."""
+    return COMPILED.module()
 
 
 def describe() -> str:
-    """One line for ``evalfw plugins`` and run records: which counting code is in use."""
-    if kernel() is not None:
-        return "compiled kernel (evalfw.metrics.bleu.counting._clipcount)"
-    if os.environ.get("EVALFW_NATIVE", "1") == "0":
-        return "numpy (compiled kernel switched off by EVALFW_NATIVE=0)"
-    return "numpy (compiled kernel not built)"
+    """One line for ``evalfw plugins`` and run records: which code computes."""
+    return COMPILED.describe()
 
 
 class NativeTables:
@@ -66,7 +55,7 @@ class NativeTables:
         self.max_order = max_order
         self.refs = len(source)
         self.ref_lens_raw: bytes = index.ref_lens  # int64 [lines][refs]; -1: no reference
-        self.kernel: ModuleType = _load()  # type: ignore[assignment]
+        self.kernel: ModuleType = COMPILED.built()  # type: ignore[assignment]
 
     @functools.cached_property
     def ref_lens(self) -> np.ndarray:
