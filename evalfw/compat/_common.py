@@ -28,12 +28,14 @@ class SacreScore:
     """sacreBLEU's ``Score``: ``name``, ``score``, ``format()``, ``str()`` and the bootstrap
     fields ``_mean`` and ``_ci`` (``μ = … ± …`` is shown when the mean is positive)."""
 
+    #: the text after the score (BLEU's precisions and brevity penalty; none for chrF, TER)
+    _verbose = ""
+
     def __init__(self, name: str, score: Any) -> None:
         self.name = name
         self.score = score
         self._mean: Any = -1.0
         self._ci: Any = -1.0
-        self._verbose = ""
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
@@ -47,6 +49,9 @@ class SacreScore:
                 d.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=conf)
         line = f"{self.name}|{signature}" if signature else self.name
         line = f"{line} = {sc}"
+        if self._verbose:
+            line += f" {self._verbose}"
+            d["verbose_score"] = self._verbose
         if score_only:
             return sc
         if is_json:

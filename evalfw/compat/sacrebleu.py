@@ -9,7 +9,6 @@ Change ``from sacrebleu.metrics import BLEU`` (or ``from sacrebleu import corpus
 from __future__ import annotations
 
 import functools
-import json
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -21,7 +20,7 @@ from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
 from evalfw.metrics.bleu.components import Counts
 from evalfw.compat import _sentence
-from evalfw.compat._common import SacreSignature, check_corpus_args
+from evalfw.compat._common import SacreScore, SacreSignature, check_corpus_args
 from evalfw.errors import InputError
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",
@@ -55,15 +54,12 @@ def _host() -> Any:
     return PluginHost.create(autoload=False)
 
 
-class BLEUScore:
+class BLEUScore(SacreScore):
     """sacreBLEU's ``BLEUScore``: same fields, ``format()`` and ``str()``."""
 
     def __init__(self, score: float, counts: list[Any], totals: list[Any],
                  precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
-        self.name = "BLEU"
-        self.score = score
-        self._mean = -1.0
-        self._ci = -1.0
+        super().__init__("BLEU", score)
         self.bp = bp
         self.counts = counts
         self.totals = totals
@@ -80,33 +76,6 @@ class BLEUScore:
     @property
     def _verbose(self) -> str:
         return verbose_text(self.precisions, self.bp, self.ratio, self.sys_len, self.ref_len)
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
-               is_json: bool = False) -> str:
-        sc = f"{self.score:.{width}f}"
-        d: dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
-        if self._mean > 0:
-            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
-            conf = f"μ = {mean} ± {ci}"
-            sc += f" ({conf})"
-            if is_json:
-                d.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=conf)
-        line = f"{self.name}|{signature}" if signature else self.name
-        line = f"{line} = {sc} {self._verbose}"
-        d["verbose_score"] = self._verbose
-        if score_only:
-            return sc
-        if is_json:
-            for pair in signature.split("|"):
-                key, value = pair.split(":")
-                d[key] = value
-            return json.dumps(d, indent=1, ensure_ascii=False)
-        return line
-
-    def __repr__(self) -> str:
-        return self.format()
-
-    __str__ = __repr__
 
 
 class BLEUSignature(SacreSignature):
