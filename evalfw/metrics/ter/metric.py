@@ -115,8 +115,9 @@ class Ter(Metric):
     def sacrebleu_resampling(self) -> bool:
         return True
 
-    def sacrebleu_float32_score(self, sums: np.ndarray) -> float:
-        return core.float32_score(sums)
+    def sacrebleu_float32_score(self, sums: np.ndarray) -> Any:
+        # of sacreBLEU's type (a float32 scalar): its means and p-values use that dtype
+        return core.float32_value(sums)
 
     def check_statistics(self, statistics: Any) -> str | None:
         problem = super().check_statistics(statistics)
