@@ -24,7 +24,6 @@ from typing import Any, ClassVar
 
 from evalfw.errors import ConfigError, EvalfwError
 from evalfw.executors.base import Executor, Item, Result
-from evalfw.plugin import hookimpl
 
 INSTALL = "pip install 'evalfw[dask]'"
 
@@ -206,9 +205,4 @@ class DaskExecutor(Executor):
             self._cluster = None
 
 
-@hookimpl
-def evalfw_register_executors() -> list[type[Executor]]:
-    return [DaskExecutor]
-
-
-__all__ = ["ClusterError", "DaskExecutor", "evalfw_register_executors", "INSTALL"]
+__all__ = ["ClusterError", "DaskExecutor", "INSTALL"]

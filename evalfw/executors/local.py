@@ -8,7 +8,6 @@ from typing import Any, ClassVar
 
 from evalfw.executors.base import Executor, Item, Result
 from evalfw.limits import LIMITS
-from evalfw.plugin import hookimpl
 from evalfw.plugin.guard import escaped
 
 
@@ -83,9 +82,4 @@ class Processes(Executor):
                 yield result
 
 
-@hookimpl
-def evalfw_register_executors() -> list[type[Executor]]:
-    return [Serial, Processes]
-
-
-__all__ = ["evalfw_register_executors", "Processes", "Serial"]
+__all__ = ["Processes", "Serial"]

@@ -22,7 +22,8 @@ import pluggy
 from evalfw.errors import PluginError
 from evalfw.host import _entrypoints as entrypoints
 from evalfw.host.hookspecs import Hookspecs
-from evalfw.host.kinds import HOOKS
+from evalfw.host.kinds import BY_KIND, HOOKS
+from evalfw.host.kinds import hook_name as kind_hook
 from evalfw.host.registry import ComponentEntry, ComponentRegistry, PluginInfo
 from evalfw.plugin import PROJECT
 from evalfw.plugin.component import Component
@@ -44,10 +45,9 @@ BUILTIN_PLUGINS = (
     "evalfw.metrics.bleu.families.paper",
     "evalfw.metrics.bleu.families.moses",
     "evalfw.metrics.bleu.presets",
-    "evalfw.reports.reporters",
+    "evalfw.reports.plugin",
     "evalfw.analysis.bucketers",
-    "evalfw.executors.local",
-    "evalfw.executors.dask_cluster",
+    "evalfw.executors.plugin",
 )
 
 ENV_DISABLE = "EVALFW_DISABLE_PLUGINS"
@@ -73,7 +73,9 @@ class PluginHost:
         self.pm.add_hookspecs(Hookspecs)
         self.plugins: list[PluginInfo] = []
         self.broken: list[PluginInfo] = []
-        self._registries: dict[str, ComponentRegistry] | None = None
+        # Built per kind on first use: resolving a BLEU spec never calls the reporter, executor
+        # or metric hooks, so their modules are imported only by commands that use them.
+        self._registries: dict[str, ComponentRegistry] = {}
 
     # ------------------------------------------------------------------ construction
 
@@ -122,7 +124,7 @@ class PluginHost:
             self._broken(info, exc)
             return
         self.plugins.append(info)
-        self._registries = None
+        self._registries = {}
 
     def _broken(self, info: PluginInfo, exc: BaseException) -> None:
         err = f"{type(exc).__name__}: {exc}"
@@ -173,37 +175,36 @@ class PluginHost:
 
     @property
     def registries(self) -> dict[str, ComponentRegistry]:
-        if self._registries is None:
-            self._registries = self._build_registries()
-        return self._registries
+        """Every kind's registry (built now for the kinds not used yet)."""
+        return {base.kind: self.registry(base.kind) for base in HOOKS.values()}
 
     def registry(self, kind: str) -> ComponentRegistry:
-        return self.registries[kind]
+        reg = self._registries.get(kind)
+        if reg is None:
+            reg = self._registries[kind] = self._build_registry(BY_KIND[kind])
+        return reg
 
-    def _build_registries(self) -> dict[str, ComponentRegistry]:
+    def _build_registry(self, base: type[Component]) -> ComponentRegistry:
         # Hook implementations are called one by one (not through pluggy's hook caller) so that
         # every returned class, and every error, is attributed to the plugin that produced it.
         # Registration order (built-ins first) decides which provider a collision blames.
         by_name = {p.name: p for p in self.plugins}
-        regs: dict[str, ComponentRegistry] = {}
-        for hook_name, base in HOOKS.items():
-            reg = ComponentRegistry(base.kind, tuple(self.broken))
-            caller = getattr(self.pm.hook, hook_name)
-            for impl in caller.get_hookimpls():
-                info = by_name.get(impl.plugin_name, PluginInfo(impl.plugin_name, "object"))
-                try:
-                    classes = list(impl.function() or ())
-                except KeyboardInterrupt:
-                    raise
-                except BaseException as exc:  # SystemExit from plugin code too
-                    raise PluginError(
-                        f"{info.provider} raised in {hook_name}: {type(exc).__name__}: {exc}"
-                    ) from exc
-                for cls in classes:
-                    _check_component(cls, base, info, hook_name)
-                    reg.add(ComponentEntry(cls, info))
-            regs[base.kind] = reg
-        return regs
+        reg = ComponentRegistry(base.kind, tuple(self.broken))
+        hook_name = kind_hook(base)
+        for impl in getattr(self.pm.hook, hook_name).get_hookimpls():
+            info = by_name.get(impl.plugin_name, PluginInfo(impl.plugin_name, "object"))
+            try:
+                classes = list(impl.function() or ())
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # SystemExit from plugin code too
+                raise PluginError(
+                    f"{info.provider} raised in {hook_name}: {type(exc).__name__}: {exc}"
+                ) from exc
+            for cls in classes:
+                _check_component(cls, base, info, hook_name)
+                reg.add(ComponentEntry(cls, info))
+        return reg
 
     def components_of(self, plugin_name: str) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from evalfw.limits import LIMITS
-from evalfw.plugin import hookimpl
 from evalfw.reports._cells import latex_escape
 from evalfw.reports.base import Reporter
 
@@ -172,16 +171,7 @@ class HtmlReporter(Reporter):
         return render(record)
 
 
-@hookimpl
-def evalfw_register_reporters() -> list[type[Reporter]]:
-    # MLflow itself is imported only when a run is published
-    from evalfw.reports.mlflow_reporter import MlflowReporter
-
-    return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter,
-            HtmlReporter, MlflowReporter]
-
-
 __all__ = [
-    "CSV_FIELDS", "CsvReporter", "evalfw_register_reporters", "HtmlReporter", "JsonReporter",
+    "CSV_FIELDS", "CsvReporter", "HtmlReporter", "JsonReporter",
     "latex_escape", "LatexReporter", "MarkdownReporter", "TableReporter",
 ]

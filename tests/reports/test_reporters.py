@@ -39,7 +39,7 @@ def test_reporters_are_plugins(host):
     assert set(FORMATS) <= set(host.registry("reporter").names())
     for name in FORMATS:
         entry = host.registry("reporter").entry(name)
-        assert entry.plugin.name == "evalfw.reports.reporters" and entry.cls.extension
+        assert entry.plugin.name == "evalfw.reports.plugin" and entry.cls.extension
 
 
 def test_table_rows_are_systems_and_columns_align(host, record):

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from evalfw.metrics.base import Metric
-from evalfw.metrics.bleu.metric import Bleu
+from typing import TYPE_CHECKING
+
 from evalfw.plugin import hookimpl
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
 
 
 @hookimpl
 def evalfw_register_metrics() -> list[type[Metric]]:
+    from evalfw.metrics.bleu.metric import Bleu
+
     return [Bleu]
 
 

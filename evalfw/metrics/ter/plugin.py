@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from evalfw.metrics.base import Metric
-from evalfw.metrics.ter.metric import Ter
+from typing import TYPE_CHECKING
+
 from evalfw.plugin import hookimpl
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
 
 
 @hookimpl
 def evalfw_register_metrics() -> list[type[Metric]]:
+    # imported when metrics are first asked for: scoring with BLEU alone never loads it
+    from evalfw.metrics.ter.metric import Ter
+
     return [Ter]
 
 
