@@ -131,8 +131,13 @@ class BLEU:
 
     def _index(self, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
         index = engine.index_references(self._spec, references)
-        per_seg = {int(k) for k in (index.ref_lens >= 0).sum(axis=1)}
-        self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
+        # from the streams, not the index's length table: that table would import numpy
+        if any(None in stream for stream in references):
+            per_seg = {sum(stream[i] is not None for stream in references)
+                       for i in range(index.segments)}
+            self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
+        else:
+            self.num_refs = len(references)
         return index
 
     def _stats(self, hypotheses: Sequence[str],
