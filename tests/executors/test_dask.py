@@ -204,6 +204,20 @@ def test_local_cluster_with_shards_equals_serial_and_counts_tasks(config, serial
     assert any(label.startswith("significance de-en/chrf") for _, _, label in ticks)
 
 
+def test_local_cluster_workers_keep_the_allocator_defaults() -> None:
+    import os
+
+    from evalfw.executors.dask_cluster import DaskExecutor
+
+    # Dask's MALLOC_TRIM_THRESHOLD_=65536 would make every array over 128 KB a fresh mapping
+    # (and Dask would also set it in this process)
+    before = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    with DaskExecutor(workers=1) as executor:
+        found = executor._client.run(os.environ.get, "MALLOC_TRIM_THRESHOLD_")
+    assert list(found.values()) == [before]
+    assert os.environ.get("MALLOC_TRIM_THRESHOLD_") == before
+
+
 def test_an_abandoned_or_cancelled_map_leaves_no_task(cluster) -> None:
     from evalfw.executors.dask_cluster import ClusterError, DaskExecutor
 
