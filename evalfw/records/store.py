@@ -20,6 +20,7 @@ import secrets
 import shutil
 import socket
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
@@ -89,16 +90,27 @@ def _write(path: Path, data: bytes) -> None:
         os.fsync(fh.fileno())
 
 
+#: zlib level of ``segments.npz``: level 1 compresses a WMT22 sweep's statistics about seven
+#: times faster than ``np.savez_compressed``'s default (6), for a file about a fifth larger.
+#: Only the bytes' sha256 is recorded; readers and ``verify`` compare the arrays, never
+#: re-encode them, so records written at any level read alike.
+SEGMENTS_LEVEL = 1
+
+
 def encode_segments(arrays: Mapping[str, np.ndarray]) -> bytes:
-    """``np.savez_compressed`` of the arrays, integers in the smallest safe width."""
-    packed = {}
-    for key, arr in arrays.items():
-        if arr.dtype.kind == "i" and (arr.size == 0 or (arr.min() >= -(2**31)
-                                                        and arr.max() < 2**31)):
-            arr = arr.astype(np.int32)
-        packed[key] = arr
+    """The arrays as ``np.savez_compressed`` lays them out (one ``<key>.npy`` member each,
+    deflated; ``np.load`` reads it), integers in the smallest safe width."""
     buf = io.BytesIO()
-    np.savez_compressed(buf, **packed)
+    with zipfile.ZipFile(buf, "w", allowZip64=True) as archive:
+        for key, arr in arrays.items():
+            if arr.dtype.kind == "i" and (arr.size == 0 or (arr.min() >= -(2**31)
+                                                            and arr.max() < 2**31)):
+                arr = arr.astype(np.int32)
+            member = io.BytesIO()
+            np.lib.format.write_array(member, arr, allow_pickle=False)
+            # a fixed timestamp: the same arrays give the same bytes, hence the same sha256
+            archive.writestr(zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0)),
+                             member.getvalue(), zipfile.ZIP_DEFLATED, SEGMENTS_LEVEL)
     return buf.getvalue()
 
 
