@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
     from evalfw.metrics.base import Metric, SegmentLengths
     from evalfw.runner._evaluate import Evaluation, Progress
+    from evalfw.runner._side_by_side import Share
 
 KEY = "significance"
 
@@ -189,13 +190,13 @@ def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
 def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
                   test_set: str, label: str, progress: Progress | None = None,
                   lengths: Callable[[], SegmentLengths] | None = None,
-                  executor: Executor | None = None) -> dict[str, Any]:
+                  executor: Executor | Share | None = None) -> dict[str, Any]:
     """Intervals, paired tests, all pairs and buckets of one test set x metric (``label``:
     its name in the config). ``lengths`` gives the baseline's segment lengths for buckets when
     the metric reports none; ``executor`` runs blocks of resamples (buckets run here)."""
     s = plan.settings
-    if executor is not None and executor.parallelism < 2:
-        executor = None  # one job at a time: the blocks as before, without any hand-over
+    if executor is not None and not executor.remote and executor.parallelism < 2:
+        executor = None  # one job at a time here: the blocks as before, without any hand-over
     ordered = {s.baseline: stats[s.baseline], **{k: v for k, v in stats.items()
                                                   if k != s.baseline}}
     where = f"significance {test_set}/{label}"
@@ -277,7 +278,7 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
         calls = [functools.partial(
             analyse_table, plan, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label),
             ts.name, label, progress,
-            lambda ts=ts: drilldown.text_lengths(ts, ev, plan.settings.baseline), executor)
+            lambda ts=ts: drilldown.text_lengths(ts, ev, plan.settings.baseline))
             for ts in cfg.test_sets for label in plan.metrics]
         tables = side_by_side.each(calls, executor)
         if plan.settings.correction == "holm":

@@ -1,11 +1,15 @@
 """Significance tables side by side on a cluster: each table's analysis in a thread here, so
 one table's client-side work (walking its generator, gathering) overlaps the other tables'
-blocks on the workers. Each table has its own generator, so the numbers do not change."""
+blocks on the workers. Each table has its own generator, so the numbers do not change.
+
+Tables that run at once share the cluster's threads: each sizes its blocks of resamples for
+its share (:class:`Share`), so a sweep of many tables sends fewer, larger blocks (every task
+costs a few milliseconds on a cluster) while a lone table still spreads over every thread."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -24,17 +28,34 @@ def serialised(progress: Progress) -> Progress:
     return call
 
 
-def each(calls: list[Callable[[], dict[str, Any]]],
+class Share:
+    """``executor`` as one of several tables running at once sees it: the same jobs, sized
+    for ``parallelism`` of its threads."""
+
+    def __init__(self, executor: Executor, parallelism: int) -> None:
+        self.executor = executor
+        self.parallelism = parallelism
+        self.remote = executor.remote
+
+    def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any], context: Any,
+            done: Callable[[int], None] | None = None) -> Iterator[Any]:
+        return self.executor.map(task, items, context, done)
+
+
+def each(calls: list[Callable[[Executor | Share | None], dict[str, Any]]],
          executor: Executor | None) -> list[dict[str, Any]]:
-    """The results of ``calls`` (one table's analysis each), in order; side by side when
-    ``executor`` is remote and runs more than one task at a time."""
+    """The results of ``calls`` (one table's analysis each, given where to run its blocks),
+    in order; side by side when ``executor`` is remote and runs more than one task at a
+    time."""
     if executor is None or not executor.remote or executor.parallelism < 2 or len(calls) < 2:
-        return [call() for call in calls]
+        return [call(executor) for call in calls]
     from concurrent.futures import ThreadPoolExecutor
 
-    pool = ThreadPoolExecutor(min(len(calls), 2 * executor.parallelism, 32))
+    at_once = min(len(calls), 2 * executor.parallelism, 32)
+    share = Share(executor, max(1, executor.parallelism // at_once))
+    pool = ThreadPoolExecutor(at_once)
     try:
-        return list(pool.map(lambda call: call(), calls))
+        return list(pool.map(lambda call: call(share), calls))
     except BaseException:
         # Ctrl-C (or a table's failure) reaches this thread only: the other tables' threads
         # wait on the cluster, so their tasks are cancelled there, which ends them too
@@ -45,4 +66,4 @@ def each(calls: list[Callable[[], dict[str, Any]]],
         pool.shutdown(wait=True)
 
 
-__all__ = ["each", "serialised"]
+__all__ = ["each", "serialised", "Share"]
