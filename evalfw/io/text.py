@@ -97,19 +97,21 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
 def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = None,
                error: type[EvalfwError] = InputError,
                variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
+               missing: str = "check the path (relative paths in a config are relative to "
+                              "the config file)",
                ) -> bytes:
     """A regular file's bytes, at most ``limit`` (default :func:`evalfw.limits.max_input_bytes`).
 
     Devices, FIFOs and sockets are refused before a byte is read (``/dev/zero`` never ends; a
     FIFO without a writer would wait forever: it is opened non-blocking), and the size is
     enforced while reading, so a file growing under evalfw cannot exhaust memory either.
+    ``missing`` says what to do when the file does not exist.
     """
     limit = max_input_bytes() if limit is None else limit
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise error(f"{shown}: {what} not found; check the path (relative paths in a "
-                    "config are relative to the config file)") from None
+        raise error(f"{shown}: {what} not found; {missing}") from None
     except PermissionError:
         raise error(f"{shown}: permission denied; make the file readable") from None
     except OSError as exc:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from evalfw.errors import RecordError, suggest
+from evalfw.io.text import read_bytes
 from evalfw.limits import MAX_NUMBER_DIGITS, MAX_RECORD_DEPTH, max_record_bytes, max_segments_bytes
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, validate_record
 from evalfw.records.segments import read_segments
@@ -97,19 +96,8 @@ def resolve_run(run: str, runs_dir: Path | None = None) -> Path:
 
 def _read_bounded(path: Path, limit: int, variable: str) -> bytes:
     """A regular file's bytes, refused beyond ``limit`` before and while reading."""
-    try:
-        with open(path, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise RecordError(f"{path}: not a regular file")
-            data = f.read(limit + 1)
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file; is this a version directory?") from None
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise RecordError(f"{path}: larger than the limit of {limit} bytes (raise it with "
-                          f"{variable} if the file is genuine)")
-    return data
+    return read_bytes(path, str(path), limit=limit, error=RecordError, variable=variable,
+                      missing="is this a version directory?")
 
 
 def _refuse_constant(name: str) -> Any:

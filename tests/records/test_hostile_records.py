@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import pickle
+import signal
 import zipfile
 from pathlib import Path
 
@@ -81,6 +83,28 @@ def test_unreadable_record_json_is_one_line_everywhere_and_listed(project, body,
     assert main(["runs", "mini", "--format", "json"]) == 0
     listed = {e["version"]: e for e in json.loads(capsys.readouterr().out)}
     assert "error" in listed[new.name] and "error" not in listed[old.name]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("name", ["record.json", "segments.npz"])
+def test_a_fifo_in_a_version_is_refused_without_waiting_for_a_writer(project, name, capsys):
+    _old, new = versions(project)
+    (new / name).unlink()
+    os.mkfifo(new / name)  # opening it for reading would block until a writer comes
+
+    def hung(*_: object) -> None:
+        raise AssertionError(f"reading a version whose {name} is a FIFO waits for a writer")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)
+    try:
+        for argv in readers(new, segments=name == "segments.npz"):
+            err = one_line_error(capsys, *argv)
+            # a record.json that is no regular file means no run there
+            assert "FIFO" in err if name == "segments.npz" else "no run" in err
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_a_deep_but_parseable_record_is_refused_before_the_schema(project, capsys):
