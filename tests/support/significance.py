@@ -154,3 +154,21 @@ def check_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind
     assert st.paired_signature(metric.get_signature().format(), method, n, outcome.seed) \
         == sig_text
     return outcome
+
+
+def assert_resampled_scores_equal(ours: Any, stats: list[np.ndarray], sacre: Any,
+                                  segments: int, samples: int, seed: int) -> None:
+    """sacrebleu-mode resampled scores (``ours``: one row per system) equal sacreBLEU's: the
+    same index draws, its float32 statistics summed and scored by its own metric ``sacre``."""
+    idx = np.random.default_rng(seed).choice(segments, size=(samples, segments), replace=True)
+    for k, rows in enumerate(stats):
+        stats32 = rows.astype(np.float32)
+        expected = [float(sacre._compute_score_from_stats(s.sum(0)).score) for s in stats32[idx]]
+        assert ours[k].tolist() == expected
+
+
+def assert_paired_bootstrap_equal(base: Any, comparisons: Any, theirs: Any) -> None:
+    """A sacrebleu-mode paired bootstrap (baseline, comparisons) equals sacreBLEU's results."""
+    assert (base.score, base.ci) == (theirs[0].score, theirs[0].ci)
+    for ours, other in zip(comparisons, theirs[1:], strict=True):
+        assert (ours.score, ours.p_value, ours.ci) == (other.score, other.p_value, other.ci)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 
-import numpy as np
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 
@@ -21,6 +20,7 @@ from evalfw.analysis import sacrebleu_mode
 from evalfw.analysis.resampling import columns
 from evalfw.compat import _chrf as compat
 from evalfw.metrics.chrf.metric import Chrf
+from tests.support.significance import assert_paired_bootstrap_equal, assert_resampled_scores_equal
 from tests.support.shared_data import load_wmt22 as _load
 from tests.support.shared_data import need_wmt22
 from tests.support.shared_data import wmt22_pairs as _pairs
@@ -98,20 +98,14 @@ def paired():
 
 def test_sacrebleu_mode_resampled_scores_equal_sacrebleu(paired):
     metric, cols, _, _ = paired
-    sacre = SacreCHRF()
-    idx = np.random.default_rng(12345).choice(400, size=(N_SAMPLES, 400), replace=True)
     ours = sacrebleu_mode.bootstrap_scores(metric, [cols[x] for x in PAIRED], N_SAMPLES, 12345)
-    for k, x in enumerate(PAIRED):
-        stats32 = cols[x].sums.astype(np.float32)
-        expected = [float(sacre._compute_score_from_stats(s.sum(0)).score) for s in stats32[idx]]
-        assert ours[k].tolist() == expected
+    assert_resampled_scores_equal(ours, [cols[x].sums for x in PAIRED], SacreCHRF(), 400,
+                                  N_SAMPLES, 12345)
 
 
 def test_sacrebleu_mode_paired_bootstrap_equals_sacrebleu(paired):
     _, _, theirs, (base, comparisons) = paired
-    assert (base.score, base.ci) == (theirs[0].score, theirs[0].ci)
-    for ours, other in zip(comparisons, theirs[1:], strict=True):
-        assert (ours.score, ours.p_value, ours.ci) == (other.score, other.p_value, other.ci)
+    assert_paired_bootstrap_equal(base, comparisons, theirs)
 
 
 def test_sacrebleu_mode_paired_means_equal_sacrebleu(paired):
