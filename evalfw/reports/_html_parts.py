@@ -1,7 +1,12 @@
 """Sections of the HTML report built from plain record data: paired tests, buckets and
 provenance (the drill-down is :mod:`evalfw.reports._html_drilldown`). Every value from the
-record is escaped; nothing here fetches anything. Tables that can outgrow a narrow screen are
-wrapped in a ``.wide`` box that scrolls sideways on its own (see ``_html_style``)."""
+record is escaped; nothing here fetches anything.
+
+Tables of numbers sit in a ``.wide`` box that scrolls sideways on its own where the screen is
+too narrow, with the system column (``.sys``) kept in view; numeric cells and their headers
+are ``.num`` (right-aligned). Provenance tables are ``.stack``: on a phone each row becomes a
+block of "label: value" lines (the labels come from ``data-label``), see ``_html_style``.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +33,20 @@ def wide(table: str) -> str:
     return f"<div class=\"wide\">{table}</div>"
 
 
+def system_cell(name: str) -> str:
+    """The row header of a system: kept in view while its row scrolls sideways; a long name
+    wraps (after a hyphen, where it has one) instead of widening the column."""
+    return f"<th scope=\"row\" class=\"sys\"><span class=\"name\">{escape(name)}</span></th>"
+
+
+def _head(names: Sequence[str], numeric: Sequence[bool]) -> str:
+    """A header row; the first column is the system column."""
+    kinds = ["sys", *("num" if num else "" for num in numeric[1:])]
+    cells = [f"<th class=\"{kind}\">{name}</th>" if kind else f"<th>{name}</th>"
+             for name, kind in zip(names, kinds, strict=True)]
+    return "<thead><tr>" + "".join(cells) + "</tr></thead>"
+
+
 def _p(value: Any) -> str:
     return "–" if value is None else f"{value:.4f}"
 
@@ -51,50 +70,58 @@ def _comparison_rows(comps: Sequence[Mapping[str, Any]], alpha: float, with_base
         sig = significant(c, alpha)
         better = (c["delta"] > 0) == higher_is_better
         klass = (" class=\"better\"" if better else " class=\"worse\"") if sig else ""
-        cells = [escape(c["system"])]
-        if with_baseline:
-            cells.append(escape(c["baseline"]))
-        cells += [escape(METHOD_WORDS.get(c["method"], c["method"]).replace("paired ", "")),
-                  f"{c['delta']:+.{places}f}",
-                  (f"[{c['delta_lower']:+.{places}f}, {c['delta_upper']:+.{places}f}]"
-                   if c.get("delta_lower") is not None else "–"),
-                  _p(c["p_value"]), _p(c.get("p_adjusted")), "yes" if sig else "no"]
+        cells = [f"<td>{escape(c['baseline'])}</td>"] if with_baseline else []
+        test = METHOD_WORDS.get(c["method"], c["method"]).replace("paired ", "")
+        cells.append(f"<td>{escape(test)}</td>")
+        cells += [f"<td class=\"num\">{x}</td>" for x in (
+            f"{c['delta']:+.{places}f}",
+            (f"[{c['delta_lower']:+.{places}f}, {c['delta_upper']:+.{places}f}]"
+             if c.get("delta_lower") is not None else "–"),
+            _p(c["p_value"]), _p(c.get("p_adjusted")))]
+        cells.append(f"<td>{'yes' if sig else 'no'}</td>")
         out.append(f"<tr{klass} data-system=\"{escape(c['system'])}\" "
-                   f"data-p=\"{c['p_value']!r}\">" + "".join(f"<td>{x}</td>" for x in cells)
+                   f"data-p=\"{c['p_value']!r}\">" + system_cell(c["system"]) + "".join(cells)
                    + "</tr>")
     return out
 
 
+HEAD = ("System", "Test", "Δ score", "Δ interval", "p", "p (Holm)", "significant")
+NUMERIC = (False, False, True, True, True, True, False)
+
+
 def comparisons_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True,
                       places: int = 2) -> str:
-    """Paired tests against the baseline (and all pairs, when run); differences get
-    ``places`` decimals (the metric's scale)."""
-    head = ["System", "Test", "Δ score", "Δ interval", "p", "p (Holm)", "significant"]
+    """Paired tests against the baseline; differences get ``places`` decimals (the metric's
+    scale)."""
     rows = _comparison_rows(table["comparisons"], alpha, False, higher_is_better, places)
-    out = ""
-    if rows:
-        out += wide("<table class=\"tests\"><thead><tr>" + "".join(f"<th>{h}</th>" for h in head)
-                    + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
-    if table.get("pairs"):
-        head2 = ["System", "against", *head[1:]]
-        out += ("<details><summary>All pairs</summary>" + wide(
-            "<table class=\"tests\"><thead><tr>" + "".join(f"<th>{h}</th>" for h in head2)
-            + "</tr></thead><tbody>"
-            + "".join(_comparison_rows(table["pairs"], alpha, True, higher_is_better, places))
-            + "</tbody></table>") + "</details>")
-    return out
+    if not rows:
+        return ""
+    return wide("<table class=\"tests\">" + _head(HEAD, NUMERIC) + "<tbody>" + "".join(rows)
+                + "</tbody></table>")
+
+
+def pairs_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True,
+                places: int = 2) -> str:
+    """Every pair of systems (when run), folded."""
+    if not table.get("pairs"):
+        return ""
+    head = ("System", "against", *HEAD[1:])
+    return ("<details><summary>All pairs</summary>" + wide(
+        "<table class=\"tests\">" + _head(head, (False, *NUMERIC)) + "<tbody>"
+        + "".join(_comparison_rows(table["pairs"], alpha, True, higher_is_better, places))
+        + "</tbody></table>") + "</details>")
 
 
 def buckets_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True,
                   places: int = 2) -> str:
     results = table["buckets"]["results"]
     systems = table["systems"]
-    head = "".join(f"<th>{escape(b['label'])}<br><span class=\"ci\">{b['segments']} seg.</span>"
-                   "</th>" for b in results)
+    head = "".join(f"<th class=\"num\">{escape(b['label'])}<br><span class=\"ci\">"
+                   f"{b['segments']} seg.</span></th>" for b in results)
     out = [f"<details><summary>Scores per bucket "
            f"({escape(table['buckets']['bucketer']['name'])})</summary>",
-           f"<div class=\"wide\"><table class=\"buckets\"><thead><tr><th>System</th>{head}"
-           "</tr></thead><tbody>"]
+           f"<div class=\"wide\"><table class=\"buckets\"><thead><tr><th class=\"sys\">System"
+           f"</th>{head}</tr></thead><tbody>"]
     for system in systems:
         cells = []
         for b in results:
@@ -105,13 +132,10 @@ def buckets_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool
             if c is not None and significant(c, alpha):
                 better = (c["delta"] > 0) == higher_is_better
                 text += " <span class=\"mark\">" + ("†" if better else "‡") + "</span>"
-            cells.append(f"<td>{text}</td>")
-        out.append(f"<tr><th scope=\"row\">{escape(system)}</th>{''.join(cells)}</tr>")
+            cells.append(f"<td class=\"num\">{text}</td>")
+        out.append(f"<tr>{system_cell(system)}{''.join(cells)}</tr>")
     out.append("</tbody></table></div></details>")
     return "".join(out)
-
-
-PLUGIN_KEYS = ("distribution", "version", "path")
 
 
 def _sha(value: str) -> str:
@@ -120,8 +144,9 @@ def _sha(value: str) -> str:
 
 
 def _path(value: str) -> str:
-    """A path that may wrap after each ``/`` (not in the middle of a name)."""
-    return "<code>" + "/<wbr>".join(escape(part) for part in value.split("/")) + "</code>"
+    """A path that may wrap after each ``/`` or ``\\`` (not in the middle of a name)."""
+    parts = re.split(r"(?<=[/\\])", value)
+    return "<code class=\"path\">" + "<wbr>".join(escape(part) for part in parts) + "</code>"
 
 
 def _signature(value: str) -> str:
@@ -132,6 +157,30 @@ def _signature(value: str) -> str:
 def _kv(pairs: Sequence[tuple[str, Any]]) -> str:
     return "<table class=\"kv\">" + "".join(
         f"<tr><th>{escape(k)}</th><td>{v}</td></tr>" for k, v in pairs) + "</table>"
+
+
+def _stack(klass: str, head: Sequence[str], rows: Sequence[Sequence[str]],
+           numeric: Sequence[bool] | None = None) -> str:
+    """A table that becomes one block per row on a phone (labels from ``data-label``); the
+    cells are HTML."""
+    num = [' class="num"' if n else "" for n in (numeric or [False] * len(head))]
+    th = "".join(f"<th{n}>{escape(h)}</th>" for h, n in zip(head, num, strict=True))
+    body = "".join("<tr>" + "".join(
+        f"<td data-label=\"{escape(h)}\"{n}>{cell}</td>"
+        for h, n, cell in zip(head, num, row, strict=True)) + "</tr>" for row in rows)
+    return (f"<table class=\"stack {klass}\"><thead><tr>{th}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
+
+
+def _plugin(p: Mapping[str, Any]) -> list[str]:
+    where = [escape(" ".join(str(p[k]) for k in ("distribution", "version") if k in p))]
+    if "path" in p:
+        where.append(_path(str(p["path"])))
+    if "sha256" in p:
+        where.append("sha256 " + _sha(str(p["sha256"])))
+    if "error" in p:
+        where.append(f"<span class=\"worse\">{escape(str(p['error']))}</span>")
+    return [escape(p["name"]), escape(p["source"]), " ".join(w for w in where if w)]
 
 
 def provenance(record: Mapping[str, Any]) -> str:
@@ -148,25 +197,20 @@ def provenance(record: Mapping[str, Any]) -> str:
              ("packages", escape(", ".join(f"{k} {v}" for k, v in env["packages"].items()))),
              ("segments file", f"{_path(record['segments']['file'])} sha256 "
                                + _sha(record["segments"]["sha256"]))]
-    sigs = "".join(f"<tr><td>{escape(s['test_set'])}</td><td>{escape(s['metric'])}</td>"
-                   f"<td><code>{_signature(s.get('sacrebleu_signature') or s['signature'])}</code>"
-                   "</td></tr>" for s in record["specs"])
-    inputs = "".join(f"<tr><td>{escape(i['test_set'])}</td><td>{escape(i['role'])}</td>"
-                     f"<td>{escape(i.get('system', ''))}</td><td>{_path(i['path'])}</td>"
-                     f"<td>{i['lines']}</td><td>{_sha(i['sha256'])}</td></tr>"
-                     for i in record["inputs"])
-    plugins = "".join(f"<tr><td>{escape(p['name'])}</td><td>{escape(p['source'])}</td><td>"
-                      f"{escape(' '.join(str(p[k]) for k in PLUGIN_KEYS if k in p))}"
-                      f"</td></tr>" for p in record["plugins"])
+    sigs = [[escape(s["test_set"]), escape(s["metric"]),
+             f"<code>{_signature(s.get('sacrebleu_signature') or s['signature'])}</code>"]
+            for s in record["specs"]]
+    inputs = [[escape(i["test_set"]), escape(i["role"]), escape(i.get("system", "")),
+               _path(i["path"]), str(i["lines"]), _sha(i["sha256"])] for i in record["inputs"]]
     warnings = "".join(f"<li>{escape(w['file'])}: {escape(w['message'])}</li>"
                        for w in record.get("warnings", []))
     return "\n".join([
         _kv(facts),
-        "<h3>Signatures</h3><table class=\"sigs\"><thead><tr><th>test set</th><th>metric</th>"
-        f"<th>signature</th></tr></thead><tbody>{sigs}</tbody></table>",
-        "<h3>Inputs</h3>" + wide(
-            "<table class=\"inputs\"><thead><tr><th>test set</th><th>role</th><th>system</th>"
-            "<th>path</th><th>lines</th><th>sha256</th></tr></thead>"
-            f"<tbody>{inputs}</tbody></table>"),
-        f"<details><summary>Plugins</summary><table><tbody>{plugins}</tbody></table></details>",
+        "<h3>Signatures</h3>" + _stack("sigs", ("test set", "metric", "signature"), sigs),
+        "<h3>Inputs</h3>" + _stack("inputs", ("test set", "role", "system", "path", "lines",
+                                              "sha256"), inputs,
+                                   (False, False, False, False, True, False)),
+        "<details><summary>Plugins</summary>" + _stack(
+            "plugins", ("plugin", "source", "distribution, path"),
+            [_plugin(p) for p in record["plugins"]]) + "</details>",
         f"<h3>Data warnings</h3><ul>{warnings}</ul>" if warnings else ""])

@@ -7,16 +7,21 @@
   multiples), since a dozen crossing lines in one chart cannot be told apart.
 
 A system keeps one colour in every chart of a page (:func:`system_colours`). Every text is
-escaped; sizes are in user units with a ``viewBox`` (no fixed width or height), so the
-browser scales a chart down to its column and text shrinks with it.
+escaped. Sizes are in user units with a ``viewBox``; the browser scales a chart to its column
+within the range :func:`evalfw.reports._svg_text.size_style` gives it (returned beside the
+chart), so no text shows under 9 CSS px. Labels are laid out by their estimated widths: names
+are cut with an ellipsis, tick and bucket labels thinned out, so that no two texts overlap and
+none leaves its chart.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+
+from evalfw.reports._svg_text import fit, size_style, text_width, thin_out
 
 #: colour-blind-safe palette (Okabe & Ito, then Tol's muted), cycled beyond 14 systems
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
@@ -68,6 +73,23 @@ def nice_range(low: float, high: float, count: int = 5) -> tuple[float, float, l
     return start, end, ticks
 
 
+#: font sizes in user units (the style sheet's svg rules are built from them)
+TICK, LABEL, VALUE, AXIS = 11.0, 12.0, 11.0, 12.0
+
+#: the charts' part of the page's style sheet
+SVG_STYLE = (f"svg .tick{{font:{TICK:g}px sans-serif;fill:#5b6475}}"
+             f"svg .axis,svg .axis-x{{font:600 {AXIS:g}px sans-serif;fill:#1d2330}}"
+             f"svg .lab{{font:{LABEL:g}px sans-serif;fill:#1d2330}}"
+             f"svg .val{{font:{VALUE:g}px sans-serif;fill:#1d2330}}"
+             "svg .grid{stroke:#e3e7ee;stroke-width:1}")
+
+#: the smallest font of any chart, which sets how narrow a chart may be drawn
+SMALLEST = min(TICK, LABEL, VALUE, AXIS)
+
+#: small multiples' size and the interval chart's width in user units
+MULTIPLE_WIDTH, MULTIPLE_HEIGHT, INTERVAL_WIDTH = 300, 220, 440
+
+
 def _num(x: float) -> str:
     return f"{x:.1f}"
 
@@ -79,8 +101,8 @@ def _label(value: float) -> str:
 def _open(title: str, width: int, height: int) -> list[str]:
     # the visible title is the page's <figcaption> (page text does not shrink with the chart)
     return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'role="img" class="chart" aria-label="{escape(title)}">',
-            f'<title>{escape(title)}</title>']
+            f'role="img" class="chart" style="{size_style(width, SMALLEST)}" '
+            f'aria-label="{escape(title)}">', f'<title>{escape(title)}</title>']
 
 
 def short(name: str, limit: int = 22) -> str:
@@ -89,13 +111,22 @@ def short(name: str, limit: int = 22) -> str:
     return name if len(name) <= limit else name[:limit - 1] + "…"
 
 
+def _ticks_along(ticks: Sequence[float], x: Callable[[float], float]) -> list[bool]:
+    """Which tick labels of a horizontal axis to draw so that none touch."""
+    return thin_out([x(t) for t in ticks], [text_width(_label(t), TICK) for t in ticks], 6)
+
+
 def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], axis: str = "score",
                    colours: Mapping[str, str] | None = None, places: int = 2,
-                   width: int = 640) -> str:
+                   width: int = INTERVAL_WIDTH) -> str:
     """Horizontal dot-and-interval chart; ``rows`` are (system, point, marker), drawn in the
     given order (the caller sorts them); ``axis`` titles the score axis."""
-    left, right, top_pad, row_h = 170, 90, 16, 24
-    height = top_pad + row_h * len(rows) + 44
+    top_pad, row_h = 16, 24
+    names = [fit(name, LABEL, 136) for name, _, _ in rows]
+    values = [f"{p.score:.{places}f}{(' ' + marker) if marker else ''}" for _, p, marker in rows]
+    left = max([text_width(n, LABEL) for n in names], default=0) + 16
+    right = max([text_width(v, VALUE) for v in values], default=0) + 14
+    height = top_pad + row_h * len(rows) + 46
     lows = [p.lower if p.lower is not None else p.score for _, p, _ in rows]
     highs = [p.upper if p.upper is not None else p.score for _, p, _ in rows]
     start, end, ticks = nice_range(min(lows, default=0.0), max(highs, default=1.0))
@@ -106,18 +137,22 @@ def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], axis: str
 
     out = _open(title, width, height)
     axis_y = top_pad + row_h * len(rows)
-    for t in ticks:
+    for t, shown in zip(ticks, _ticks_along(ticks, x), strict=True):
         out.append(f'<line x1="{_num(x(t))}" y1="{top_pad - 6}" x2="{_num(x(t))}" y2="{axis_y}" '
                    'class="grid"/>')
-        out.append(f'<text x="{_num(x(t))}" y="{axis_y + 16}" class="tick" '
-                   f'text-anchor="middle">{_label(t)}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{axis_y + 36}" class="axis" '
-               f'text-anchor="middle">{escape(axis)}</text>')
-    for i, (name, p, marker) in enumerate(rows):
+        if shown:
+            out.append(f'<text x="{_num(x(t))}" y="{axis_y + 16}" class="tick" '
+                       f'text-anchor="middle">{_label(t)}</text>')
+    title_text = fit(axis, AXIS, width - 8, bold=True)
+    half = text_width(title_text, AXIS, bold=True) / 2
+    centre = min(max(left + plot_w / 2, 4 + half), width - 4 - half)  # under the plot if it fits
+    out.append(f'<text x="{centre:.1f}" y="{axis_y + 38}" class="axis" '
+               f'text-anchor="middle">{escape(title_text)}</text>')
+    for i, ((name, p, _), label, value) in enumerate(zip(rows, names, values, strict=True)):
         c = (colours or {}).get(name, colour(i))
         cy = top_pad + row_h * i + row_h / 2
-        out.append(f'<text x="{left - 8}" y="{_num(cy + 4)}" text-anchor="end" class="lab">'
-                   f'<title>{escape(name)}</title>{escape(short(name))}</text>')
+        out.append(f'<text x="{left - 8:.1f}" y="{_num(cy + 4)}" text-anchor="end" class="lab">'
+                   f'<title>{escape(name)}</title>{escape(label)}</text>')
         if p.lower is not None and p.upper is not None:
             out.append(f'<line x1="{_num(x(p.lower))}" y1="{_num(cy)}" x2="{_num(x(p.upper))}" '
                        f'y2="{_num(cy)}" stroke="{c}" stroke-width="3" '
@@ -126,7 +161,7 @@ def interval_chart(title: str, rows: Sequence[tuple[str, Point, str]], axis: str
                    f'<title>{escape(name)}: {p.score:.{places + 2}g}</title></circle>')
         label_x = x(p.upper) if p.upper is not None else x(p.score)
         out.append(f'<text x="{_num(label_x + 8)}" y="{_num(cy + 4)}" class="val">'
-                   f'{p.score:.{places}f}{(" " + escape(marker)) if marker else ""}</text>')
+                   f'{escape(value)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -137,17 +172,23 @@ Series = tuple[str, Sequence[Point | None]]
 def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
                  colours: Mapping[str, str] | None = None, axis: str = "score",
                  baseline: Series | None = None, scale: tuple[float, float] | None = None,
-                 width: int = 360, height: int = 230) -> str:
+                 counts: Sequence[int] | None = None, x_axis: str = "length",
+                 width: int = MULTIPLE_WIDTH, height: int = MULTIPLE_HEIGHT) -> str:
     """One line per system of ``series`` across ``buckets`` (None: empty bucket), with
     interval whiskers; ``baseline`` is drawn underneath in grey for reference. ``scale``
-    (low, high) fixes the score axis, so that small multiples share one axis."""
-    left, right, top_pad, bottom = 52, 12, 12, 40
-    plot_w, plot_h = width - left - right, height - top_pad - bottom
+    (low, high) fixes the score axis, so that small multiples share one axis. ``axis`` titles
+    the score axis (above the plot), ``x_axis`` the buckets; ``counts`` (segments per bucket)
+    go under the bucket labels in brackets."""
     every = [*series, *([baseline] if baseline else [])]
     values = [v for _, pts in every for p in pts if p is not None
               for v in (p.score, p.lower, p.upper) if v is not None]
     low, high = scale or (min(values, default=0.0), max(values, default=1.0))
     start, end, ticks = nice_range(low, high, 4)
+    rows = 2 if counts is not None else 1
+    top_pad, right = 30, 10
+    bottom = 14 * rows + 26
+    left = max(text_width(_label(t), TICK) for t in ticks) + 14
+    plot_w, plot_h = width - left - right, height - top_pad - bottom
     step = plot_w / max(len(buckets), 1)
 
     def x(k: int) -> float:
@@ -157,18 +198,29 @@ def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
         return top_pad + plot_h * (1 - (max(start, min(v, end)) - start) / (end - start))
 
     out = _open(title, width, height)
+    out.append(f'<text x="4" y="{top_pad - 14}" class="axis">'
+               f'{escape(fit(axis, AXIS, width - 8, bold=True))}</text>')
     for t in ticks:
-        out.append(f'<line x1="{left}" y1="{_num(y(t))}" x2="{left + plot_w}" y2="{_num(y(t))}" '
-                   'class="grid"/>')
-        out.append(f'<text x="{left - 6}" y="{_num(y(t) + 4)}" class="tick" '
+        out.append(f'<line x1="{left:.1f}" y1="{_num(y(t))}" x2="{left + plot_w:.1f}" '
+                   f'y2="{_num(y(t))}" class="grid"/>')
+        out.append(f'<text x="{left - 6:.1f}" y="{_num(y(t) + 4)}" class="tick" '
                    f'text-anchor="end">{_label(t)}</text>')
-    for k, label in enumerate(buckets):
-        out.append(f'<text x="{_num(x(k))}" y="{top_pad + plot_h + 16}" class="tick" '
+    texts = [(label, f"({counts[k]})" if counts is not None else "")
+             for k, label in enumerate(buckets)]
+    shown = thin_out([x(k) for k in range(len(buckets))],
+                     [max(text_width(a, TICK), text_width(b, TICK)) for a, b in texts], 4)
+    for k, ((label, count), keep) in enumerate(zip(texts, shown, strict=True)):
+        if not keep:
+            continue
+        base = top_pad + plot_h + 15
+        out.append(f'<text x="{_num(x(k))}" y="{base}" class="tick" '
                    f'text-anchor="middle">{escape(label)}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" class="tick" '
-               'text-anchor="middle">reference length (tokens)</text>')
-    out.append(f'<text transform="translate(12 {top_pad + plot_h / 2:.1f}) rotate(-90)" '
-               f'class="axis" text-anchor="middle">{escape(axis)}</text>')
+        if count:
+            out.append(f'<text x="{_num(x(k))}" y="{base + 13}" class="tick" '
+                       f'text-anchor="middle">{count}</text>')
+    x_title = fit(x_axis, AXIS, width - 8, bold=True)
+    out.append(f'<text x="{width / 2:.1f}" y="{height - 6}" class="axis-x" '
+               f'text-anchor="middle">{escape(x_title)}</text>')
     lines = [(baseline, BASELINE_COLOUR)] if baseline else []
     lines += [(s, (colours or {}).get(s[0], colour(i))) for i, s in enumerate(series)]
     for (name, pts), c in lines:
@@ -184,8 +236,9 @@ def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
                 out.append(f'<line x1="{_num(x(k))}" y1="{_num(y(p.lower))}" x2="{_num(x(k))}" '
                            f'y2="{_num(y(p.upper))}" stroke="{c}" stroke-width="1.5" '
                            'opacity="0.6"/>')
+            n = f", {counts[k]} segments" if counts is not None else ""
             out.append(f'<circle cx="{_num(x(k))}" cy="{_num(y(p.score))}" r="3.5" fill="{c}">'
-                       f'<title>{escape(name)} {escape(buckets[k])}: {p.score:.4g}</title>'
+                       f'<title>{escape(name)} {escape(buckets[k])}{n}: {p.score:.4g}</title>'
                        '</circle>')
     out.append("</svg>")
     return "\n".join(out)

@@ -1,26 +1,99 @@
-"""The HTML report fits the screen: measured in headless Chromium at 420, 1024 and 1400 CSS
-px on a run with 4 test sets x 5 metrics x 13 systems. The page must never scroll sideways
-(wide tables scroll in their own box), charts must fit their column, and drill-down texts
-must keep most of the width on a phone (not one character per line)."""
+"""The HTML report on a phone, a laptop and a wide screen: measured in headless Chromium at
+420, 1024 and 1400 CSS px with every ``<details>`` open (``tests/support/layout_probe.js``),
+on three runs:
+
+- ``wmt22``: real WMT22 en-de + de-en (9 systems each, not the same nine) x BLEU, chrF++ and
+  TER, with both paired tests, all pairs, buckets, the drill-down and a local plugin in a
+  deep directory (its path in the Plugins table);
+- ``wide``: 4 test sets x 5 metrics (one on a 0-1 scale, one at two levels) x 13 systems, one
+  with a long name;
+- ``4x4``: the same with 4 metrics.
+
+What must hold: the page never scrolls sideways; at 1024 px and wider no table hides a
+column; on a phone a table that scrolls keeps its system column in view; numeric headers
+align with their numbers; paths wrap at their separators; chart texts are 9 px or larger,
+never overlap and never leave their chart; chrF's bucket axes count characters. The negative
+controls feed the probe a page broken in each of these ways.
+"""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from tests.support.reports import browser, measure_layout, wide_run
+from tests.support.reports import REPO, browser, measure_layout, wide_run
+from tests.support.runs import run, write_config
+from tests.support.shared_data import need_wmt22
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WIDTHS = (420, 1024, 1400)
+RUNS = (pytest.param("wmt22", marks=pytest.mark.wmt22), "wide", "4x4")
+
+WMT22_CONFIG = """\
+schema_version: 1
+experiment: wmt22-layout
+seed: 11
+data_root: {data}
+output_dir: {out}
+plugin_dirs: [{plugins}]
+test_sets:
+{test_sets}
+metrics:
+  - name: bleu
+  - name: chrfpp
+    metric: chrf
+    word_order: 2
+  - name: ter
+    metric: ter
+reports: [html]
+significance:
+  baseline: Online-B
+  method: both
+  samples: 100
+  ar_trials: 100
+  all_pairs: true
+  buckets: ref-length
+  worst_segments: 3
+"""
+
+TEST_SET = """\
+  - name: {pair}
+    langs: {pair}
+    source: "{{data_root}}/{pair}/src.txt"
+    references: ["{{data_root}}/{pair}/ref.A.txt", "{{data_root}}/{pair}/ref.B.txt"]
+    systems:
+      "*": "{{data_root}}/{pair}/sys/*.txt"
+"""
 
 
-@pytest.fixture(scope="module")
-def layouts(tmp_path_factory):
-    exe = browser()
-    tmp = tmp_path_factory.mktemp("layout")
-    outcome = wide_run(tmp)
-    got = measure_layout(exe, outcome.path / "report-html.html", tmp, WIDTHS)
-    return dict(zip(WIDTHS, got, strict=True))
+def wmt22_run(tmp):
+    data = need_wmt22()
+    plugins = tmp / "a-plugin-directory-with-a-long-name" / "metrics-written-for-this-team"
+    plugins.mkdir(parents=True)
+    shutil.copy(REPO / "tests" / "support" / "metric_plugins" / "unigram.py", plugins)
+    sets = "".join(TEST_SET.format(pair=p) for p in ("en-de", "de-en"))
+    cfg = write_config(tmp / "wmt22.yaml", WMT22_CONFIG.format(
+        data=data, out=tmp / "runs", plugins=plugins, test_sets=sets))
+    return run(str(cfg))
+
+
+_MEASURED: dict[str, dict[int, dict]] = {}
+
+
+@pytest.fixture(scope="module", params=RUNS)
+def layouts(request, tmp_path_factory):
+    """The probe's measurements of one run's report, by width."""
+    name = request.param
+    if name not in _MEASURED:
+        exe = browser()
+        tmp = tmp_path_factory.mktemp(f"layout-{name}")
+        outcome = (wmt22_run(tmp) if name == "wmt22"
+                   else wide_run(tmp, metrics=4 if name == "4x4" else 5))
+        got = measure_layout(exe, outcome.path / "report-html.html", tmp, WIDTHS)
+        _MEASURED[name] = dict(zip(WIDTHS, got, strict=True))
+    return _MEASURED[name]
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -31,6 +104,46 @@ def test_no_horizontal_page_overflow(layouts, width):
     assert got["scrollWidth"] <= width
 
 
+@pytest.mark.parametrize("width", (1024, 1400))
+def test_no_table_hides_a_column_on_a_laptop_or_wider(layouts, width):
+    got = layouts[width]
+    assert got["tables"] >= 10
+    assert got["hidden"] == [], f"tables scrolling at {width}px: {got['hidden']}"
+
+
+def test_on_a_phone_scrolling_tables_keep_the_system_column_in_view(layouts):
+    got = layouts[420]
+    assert got["hidden"], "no table scrolls at 420 px: the sticky column is not exercised"
+    assert got["unpinned"] == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_numeric_headers_align_with_their_numbers(layouts, width):
+    assert layouts[width]["headers"] == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_paths_wrap_at_separators_not_a_character_a_line(layouts, width):
+    paths = layouts[width]["paths"]
+    assert paths
+    for chars, lines in paths:
+        assert lines == 1 or chars / lines >= 12, (chars, lines)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_chart_texts_are_9px_or_larger(layouts, width):
+    got = layouts[width]
+    assert got["chartTexts"] > 100
+    assert got["small"] == [] and got["minTextPx"] >= 9.0
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_chart_texts_never_overlap_nor_leave_their_chart(layouts, width):
+    got = layouts[width]
+    assert got["overlaps"] == []
+    assert got["clipped"] == []
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_charts_fit_and_drilldown_texts_keep_their_width(layouts, width):
     got = layouts[width]
@@ -38,19 +151,50 @@ def test_charts_fit_and_drilldown_texts_keep_their_width(layouts, width):
     assert got["texts"] and min(got["texts"]) >= 0.6 * (min(width, 1180) - 60)
 
 
-def test_the_wide_results_table_scrolls_in_its_own_box(layouts):
-    table, box = layouts[1400]["results"]
-    assert table > box  # 4 test sets x 6 columns are wider than the page even at 1400 px
-    assert box <= 1400
+def test_axes_name_the_metric_its_range_and_the_length_unit(layouts):
+    charts = layouts[1024]["axes"]
+    buckets = [c for c in charts if " bucket" in c["chart"]]
+    assert buckets and all(len(c["axes"]) == 2 for c in buckets)
+    for c in charts:
+        metric = c["chart"].split(" · ")[1].split(":")[0]
+        score = c["axes"][0]
+        assert score.startswith(metric) and ("0–100" in score or "0–1," in score), c
+        if " bucket" in c["chart"]:
+            assert c["axes"][1].startswith("reference length ("), c
+            if metric.startswith("chrf"):
+                assert c["axes"][1] == "reference length (characters)", c
 
 
-def test_the_probe_sees_overflow(tmp_path):
-    """Negative control: a page wider than the screen is reported."""
+# ----------------------------------------------------------------------------- negative
+
+
+BROKEN = """<!DOCTYPE html><html><head><style>
+.wide{overflow-x:auto;max-width:100%}th,td{padding:4px;text-align:right}
+th:first-child,td:first-child{text-align:left}</style></head><body>
+<div class="x" style="width:900px">page wider than the screen</div>
+<div class="wide"><table class="results"><thead><tr><th>System</th><th>bleu</th><th style="text-align:left">chrf</th>
+</tr></thead><tbody><tr><td>A</td><td>51.00</td><td style="padding-left:700px">60.00</td></tr>
+</tbody></table></div>
+<p class="txt">t</p>
+<svg class="chart" viewBox="0 0 1000 100" style="width:300px"><text x="10" y="20"
+ style="font:12px sans-serif">tiny</text><text x="200" y="50" style="font:12px sans-serif"
+ >one label</text><text x="204" y="52" style="font:12px sans-serif">over another</text>
+<text x="980" y="50" style="font:12px sans-serif">out of the chart</text></svg>
+<table class="inputs"><tr><td style="width:1px"><code class="path">PATH</code></td></tr>
+</table></body></html>"""
+
+
+def test_the_probe_sees_each_failure(tmp_path):
+    """Negative control: a page broken in every way the tests above look for."""
     exe = browser()
-    page = tmp_path / "wide.html"
-    page.write_text('<!DOCTYPE html><html><body><div class="x" style="width:900px">x</div>'
-                    '<p class="txt">t</p><svg class="chart" width="10" height="10"></svg>'
-                    '<table class="results"><tr><td>1</td></tr></table></body></html>',
-                    encoding="utf-8")
+    page = tmp_path / "broken.html"
+    page.write_text(BROKEN.replace("PATH", "<wbr>".join("abcdefghijklmnop")), encoding="utf-8")
     got = measure_layout(exe, page, tmp_path, (420,))[0]
     assert got["scrollWidth"] > 420 and any(o.startswith("div.x") for o in got["offenders"])
+    assert any(h.startswith("table.results") for h in got["hidden"])  # a column off screen
+    assert got["unpinned"] == ["table.results : System", "table.results : A"]  # scrolled away
+    assert got["headers"] == ["table.results chrf: left over right"]
+    assert got["minTextPx"] < 9 and len(got["small"]) == 4
+    assert got["overlaps"] == ["one label / over another"]
+    assert got["clipped"] == ["out of the chart"]
+    assert [chars / lines for chars, lines in got["paths"]] == [1.0]

@@ -1,6 +1,6 @@
-"""A wide run for the report tests: 4 test sets x 5 metrics (one on a 0-1 scale) x 13 systems
-(one with a long name), with significance, buckets and a drill-down; and the headless-Chromium
-helpers the layout tests use."""
+"""A wide run for the report tests: 4 test sets x 5 metrics (one on a 0-1 scale, one at two
+levels) x 13 systems (one with a long name), with significance, buckets and a drill-down, or
+the same with fewer metrics; and the headless-Chromium helpers the layout tests use."""
 
 from __future__ import annotations
 
@@ -63,7 +63,8 @@ def _degrade(lines: list[str], rng: random.Random, rate: float) -> list[str]:
     return [" ".join(w for w in line.split() if rng.random() >= rate) for line in lines]
 
 
-def wide_config(tmp: Path, extra: str = "") -> Path:
+def wide_config(tmp: Path, extra: str = "", metrics: int = 5) -> Path:
+    """The wide run's config with its first ``metrics`` metrics."""
     data = tmp / "data"
     data.mkdir(parents=True, exist_ok=True)
     for name in ("src.txt", "ref.A.txt", "ref.B.txt"):
@@ -80,12 +81,15 @@ def wide_config(tmp: Path, extra: str = "") -> Path:
     sets = [TEST_SET.format(name=name, data=data, systems="\n".join(entries),
                             refs=", ".join(f"{data}/{r.strip()}" for r in files.split(",")))
             for name, files in refs.items()]
-    return write_config(tmp / "wide.yaml", CONFIG.format(
-        out=tmp / "runs", test_sets="\n".join(sets), extra=extra))
+    text = CONFIG.format(out=tmp / "runs", test_sets="\n".join(sets), extra=extra)
+    head, rest = text.split("metrics:\n", 1)
+    entries, tail = rest.split("reports:", 1)
+    kept = "  - name" + "  - name".join(entries.split("  - name")[1:metrics + 1])
+    return write_config(tmp / "wide.yaml", f"{head}metrics:\n{kept}reports:{tail}")
 
 
-def wide_run(tmp: Path, extra: str = ""):
-    return run(str(wide_config(tmp, extra)))
+def wide_run(tmp: Path, extra: str = "", metrics: int = 5):
+    return run(str(wide_config(tmp, extra, metrics)))
 
 
 def browser() -> str:
@@ -129,3 +133,30 @@ def measure_layout(exe: str, page: Path, tmp: Path, widths: tuple[int, ...]
     assert start >= 0, "the probe did not report (a frame never loaded?)"
     text = dom[start + len('<pre id="layout-probe">'):dom.index("</pre>", start)]
     return json.loads(html.unescape(text))
+
+
+def screenshot(exe: str, page: Path, tmp: Path, shot: Path, width: int, height: int,
+               top: int = 0, page_height: int = 20000) -> Path:
+    """A PNG of ``page`` at ``width`` CSS px with every ``<details>`` open, the part from
+    ``top`` down ``height`` px: the page is shown in a frame ``page_height`` tall moved up by
+    ``top`` (a headless window can neither be narrower than ~500 px nor scroll)."""
+    frame = (f'<iframe id="page" style="display:block;border:0;width:{width}px;'
+             f'height:{page_height}px;margin-top:-{top}px" '
+             f'srcdoc="{html.escape(page.read_text("utf-8"), quote=True)}"></iframe>')
+    opener = ("var f=document.getElementById('page');function o(){f.contentDocument"
+              ".querySelectorAll('details').forEach(function(d){d.open=true;});}"
+              "if(f.contentDocument&&f.contentDocument.readyState==='complete'&&"
+              "f.contentDocument.body&&f.contentDocument.body.childElementCount)o();"
+              "else f.addEventListener('load',o);")
+    harness = tmp / f"shot-{width}-{top}.html"
+    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+                       f'<body style="margin:0;overflow:hidden">{frame}<script>{opener}</script>'
+                       "</body></html>", encoding="utf-8")
+    args = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", f"--user-data-dir={tmp / 'profile'}", "--hide-scrollbars",
+            f"--window-size={width},{height}", "--host-resolver-rules=MAP * ~NOTFOUND",
+            f"--screenshot={shot}", harness.resolve().as_uri()]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and shot.is_file(), out.stderr[-2000:]
+    return shot
