@@ -76,7 +76,9 @@ def _table(grid: Grid, sig: Significance, columns: Sequence[Column]) -> tuple[st
            '<th rowspan="2" class="sys">System</th>']
     out += [f'<th colspan="{k}" class="set">{escape(t)}</th>' for t, k in groups]
     out.append("</tr><tr>")
-    out += [f'<th class="num">{escape(c.label)}</th>' for c in columns]
+    # a header wraps at its spaces only, never after the hyphen of a name (chen-cherry-2)
+    out += ['<th class="num">' + " ".join(f'<span class="nw">{escape(w)}</span>'
+                                          for w in c.label.split()) + "</th>" for c in columns]
     out.append("</tr></thead><tbody>")
     for system in grid.systems:
         out.append(f"<tr>{system_cell(system)}")

@@ -43,7 +43,7 @@ table{border-collapse:separate;border-spacing:0;font-variant-numeric:tabular-num
 .wide>table{margin:0}
 th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:var(--band);font-weight:600}
-.num{text-align:right;white-space:nowrap}th.num{white-space:normal}
+.num{text-align:right;white-space:nowrap}th.num{white-space:normal}.nw{white-space:nowrap}
 thead th.set{text-align:center}
 .sys{position:sticky;left:0;z-index:1;background:var(--band);box-shadow:inset -1px 0 var(--line)}
 .name{display:inline-block;max-width:15em}

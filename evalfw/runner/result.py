@@ -5,7 +5,8 @@ and every existing use keep working) and adds:
 
 - :meth:`~RunResult.to_pandas`: one row per test set x system x metric (x level) with score,
   interval, p-value against the baseline and signature (needs ``pip install 'evalfw[pandas]'``);
-- ``_repr_html_``: the results table, as a notebook shows the object;
+- ``_repr_html_``: the results table, as a notebook shows the object (self-styled: it reads
+  the same in Jupyter and in a plain page, :mod:`evalfw.reports._notebook`);
 - :meth:`~RunResult.sentence_scores`: every segment's score of a metric, from the statistics
   kept in memory;
 - :attr:`~RunResult.significance`: the significance tables (intervals, paired tests, buckets);
@@ -14,7 +15,6 @@ and every existing use keep working) and adds:
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,18 +97,9 @@ class RunResult(dict):  # type: ignore[type-arg]
                 for system, stats in ev.statistics(test_set, metric, level=None).items()}
 
     def _repr_html_(self) -> str:
-        from evalfw.reports._grid import Grid, title
+        from evalfw.reports._notebook import notebook_html
 
-        grid = Grid(self)
-        head = "".join(f"<th>{escape(c.test_set)}<br>{escape(c.label)}</th>"
-                       for c in grid.columns)
-        body = "".join(
-            f"<tr><th>{escape(s)}</th>"
-            + "".join(f"<td>{escape(grid.value(s, c))}</td>" for c in grid.columns) + "</tr>"
-            for s in grid.systems)
-        legend = "".join(f"<p>{escape(x)}</p>" for x in grid.significance.legend())
-        return (f"<div><p><b>{escape(title(self))}</b></p><table><thead><tr><th>system</th>"
-                f"{head}</tr></thead><tbody>{body}</tbody></table>{legend}</div>")
+        return notebook_html(self)
 
     def __reduce__(self) -> Any:  # pickles (e.g. to worker processes) as the plain record
         return (dict, (dict(self),))

@@ -12,7 +12,8 @@ on three runs:
 What must hold: the page never scrolls sideways; at 1024 px and wider no table hides a
 column; on a phone a table that scrolls keeps its system column in view; numeric headers
 align with their numbers; paths wrap at their separators; chart texts are 9 px or larger,
-never overlap and never leave their chart; chrF's bucket axes count characters. The negative
+never overlap and never leave their chart; a number never wraps (its marker stays beside
+it); chrF's bucket axes count characters. The negative
 controls feed the probe a page broken in each of these ways.
 """
 
@@ -118,8 +119,9 @@ def test_on_a_phone_scrolling_tables_keep_the_system_column_in_view(layouts):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_numeric_headers_align_with_their_numbers(layouts, width):
+def test_numbers_keep_to_one_line_under_headers_aligned_with_them(layouts, width):
     assert layouts[width]["headers"] == []
+    assert layouts[width]["wrapped"] == []
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -181,7 +183,8 @@ th:first-child,td:first-child{text-align:left}</style></head><body>
  >one label</text><text x="204" y="52" style="font:12px sans-serif">over another</text>
 <text x="980" y="50" style="font:12px sans-serif">out of the chart</text></svg>
 <table class="inputs"><tr><td style="width:1px"><code class="path">PATH</code></td></tr>
-</table></body></html>"""
+</table><table class="tests"><tr><td style="width:1px">43.98 ±1.20 †/·</td></tr></table>
+</body></html>"""
 
 
 def test_the_probe_sees_each_failure(tmp_path):
@@ -194,6 +197,7 @@ def test_the_probe_sees_each_failure(tmp_path):
     assert any(h.startswith("table.results") for h in got["hidden"])  # a column off screen
     assert got["unpinned"] == ["table.results : System", "table.results : A"]  # scrolled away
     assert got["headers"] == ["table.results chrf: left over right"]
+    assert got["wrapped"] == ["table.tests: 43.98 ±1.20 †/·"]
     assert got["minTextPx"] < 9 and len(got["small"]) == 4
     assert got["overlaps"] == ["one label / over another"]
     assert got["clipped"] == ["out of the chart"]

@@ -9,6 +9,8 @@
 // - unpinned: tables in a scrolling box whose first column leaves the box when the box is
 //   scrolled to its right end (the row names must stay in view: sticky);
 // - headers: numeric columns whose header is aligned differently from their numbers;
+// - wrapped: score cells (a number, an optional ±interval and markers) whose text runs over
+//   more than one line (a marker torn from its score);
 // - small / overlaps / clipped: chart texts rendered under 9 CSS px (font size times the
 //   SVG's scale), pairs of texts of one chart whose boxes intersect, texts reaching out of
 //   their chart;
@@ -37,7 +39,20 @@
         offenders.push(name(el) + " [" + Math.round(r.left) + ", " + Math.round(r.right) + "]");
       }
     });
-    var hidden = [], unpinned = [], headers = [], tables = 0;
+    function lines(node) {  // how many lines the text of node runs over
+      var range = doc.createRange();
+      range.selectNodeContents(node);
+      var rects = Array.prototype.filter.call(range.getClientRects(), function (r) {
+        return r.width > 0 && r.height > 0;
+      }).sort(function (a, b) { return a.top - b.top; });
+      var count = 0, bottom = -1e9;
+      rects.forEach(function (r) {
+        if (r.top >= bottom - 1) { count++; bottom = r.bottom; }
+        else bottom = Math.max(bottom, r.bottom);
+      });
+      return count;
+    }
+    var hidden = [], unpinned = [], headers = [], wrapped = [], tables = 0;
     doc.querySelectorAll("table").forEach(function (t) {
       var r = t.getBoundingClientRect();
       if (r.width === 0) return;
@@ -56,6 +71,11 @@
         });
         box.scrollLeft = 0;
       }
+      t.querySelectorAll("td").forEach(function (td) {
+        var text = td.textContent.trim();
+        var score = /^[−+\-–]?[0-9][0-9.,]*(\s+±[0-9.,]+)?(\s+[†‡°·\/]+)?$/;
+        if (score.test(text) && lines(td) > 1) wrapped.push(name(t) + ": " + text);
+      });
       // numeric columns: the header cells of the last header row sit over the last columns
       var head = t.querySelector("thead tr:last-child");
       var rows = t.querySelectorAll("tbody tr");
@@ -123,6 +143,7 @@
       hidden: hidden,
       unpinned: unpinned.slice(0, 30),
       headers: headers,
+      wrapped: wrapped.slice(0, 30),
       chartTexts: texts,
       minTextPx: texts ? minPx : null,
       small: small,
