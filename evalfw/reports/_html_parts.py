@@ -166,7 +166,7 @@ def _stack(klass: str, head: Sequence[str], rows: Sequence[Sequence[str]],
     num = [' class="num"' if n else "" for n in (numeric or [False] * len(head))]
     th = "".join(f"<th{n}>{escape(h)}</th>" for h, n in zip(head, num, strict=True))
     body = "".join("<tr>" + "".join(
-        f"<td data-label=\"{escape(h)}\"{n}>{cell}</td>"
+        f"<td data-label=\"{escape(h)}\"{n}><span>{cell}</span></td>" if cell else "<td></td>"
         for h, n, cell in zip(head, num, row, strict=True)) + "</tr>" for row in rows)
     return (f"<table class=\"stack {klass}\"><thead><tr>{th}</tr></thead>"
             f"<tbody>{body}</tbody></table>")
@@ -211,6 +211,6 @@ def provenance(record: Mapping[str, Any]) -> str:
                                               "sha256"), inputs,
                                    (False, False, False, False, True, False)),
         "<details><summary>Plugins</summary>" + _stack(
-            "plugins", ("plugin", "source", "distribution, path"),
+            "plugins", ("plugin", "source", "from"),
             [_plugin(p) for p in record["plugins"]]) + "</details>",
         f"<h3>Data warnings</h3><ul>{warnings}</ul>" if warnings else ""])

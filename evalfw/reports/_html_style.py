@@ -77,7 +77,7 @@ dl.texts{grid-template-columns:minmax(0,1fr)}dl.texts dt{max-width:none;margin-t
 table.stack,table.stack tbody,table.stack tr,table.stack td{display:block}
 table.stack thead{display:none}
 table.stack tr{border-bottom:1px solid var(--line);padding:4px 0}
-table.stack td{border:0;padding:1px 0;text-align:left}
-table.stack td::before{content:attr(data-label);display:inline-block;min-width:5.5em;
-margin-right:8px;color:var(--muted);font-size:12.5px}}
+table.stack td{border:0;padding:1px 0;text-align:left;display:grid;
+grid-template-columns:5.5em minmax(0,1fr);gap:8px}table.stack td:empty{display:none}
+table.stack td::before{content:attr(data-label);color:var(--muted);font-size:12.5px}}
 """ + SVG_STYLE
