@@ -80,4 +80,5 @@ def size_style(width: float, smallest_font: float) -> str:
     return f"min-width:{min_width(width, smallest_font)}px;max-width:{max_width(width)}px"
 
 
-__all__ = ["MIN_PX", "ZOOM_MAX", "fit", "max_width", "min_width", "size_style", "text_width", "thin_out"]
+__all__ = ["MIN_PX", "ZOOM_MAX", "fit", "max_width", "min_width", "size_style", "text_width",
+           "thin_out"]

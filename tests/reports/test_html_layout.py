@@ -188,17 +188,17 @@ BROKEN = """<!DOCTYPE html><html><head><style>
 .wide{overflow-x:auto;max-width:100%}th,td{padding:4px;text-align:right}
 th:first-child,td:first-child{text-align:left}</style></head><body>
 <div class="x" style="width:900px">page wider than the screen</div>
-<div class="wide"><table class="results"><thead><tr><th>System</th><th>bleu</th><th style="text-align:left">chrf</th>
-</tr></thead><tbody><tr><td>A</td><td>51.00</td><td style="padding-left:700px">60.00</td></tr>
-</tbody></table></div>
+<div class="wide"><table class="results"><thead><tr><th>System</th><th>bleu</th>
+<th style="text-align:left">chrf</th></tr></thead><tbody><tr><td>A</td><td>51.00</td>
+<td style="padding-left:700px">60.00</td></tr></tbody></table></div>
 <p class="txt">t</p>
 <svg class="chart" viewBox="0 0 1000 100" style="width:300px"><text x="10" y="20"
  style="font:12px sans-serif">tiny</text><text x="200" y="50" style="font:12px sans-serif"
  >one label</text><text x="204" y="52" style="font:12px sans-serif">over another</text>
 <text x="980" y="50" style="font:12px sans-serif">out of the chart</text></svg>
-<svg class="chart" viewBox="0 0 300 100" style="width:300px" 
- aria-label="t · chrfpp: A per reference length bucket"><text class="axis" x="4" y="14">chrfpp, 0–100</text><text
- class="axis-x" x="4" y="90">reference length (tokens)</text></svg>
+<svg class="chart" viewBox="0 0 300 100" style="width:300px"
+ aria-label="t · chrfpp: A per reference length bucket"><text class="axis" x="4" y="14"
+ >chrfpp, 0–100</text><text class="axis-x" x="4" y="90">reference length (tokens)</text></svg>
 <table class="inputs"><tr><td style="width:1px"><code class="path">PATH</code></td></tr>
 </table><table class="tests"><tr><td style="width:1px">43.98 ±1.20 †/·</td></tr></table>
 </body></html>"""
@@ -220,5 +220,6 @@ def test_the_probe_sees_each_failure(tmp_path):
     assert got["clipped"] == ["out of the chart"]
     assert [chars / lines for chars, lines in got["paths"]] == [1.0]
     assert axis_problems(got["axes"]) == [
-        "a chart without its name: []", "t · chrfpp: A per reference length bucket: chrF counts characters, not "
+        "a chart without its name: []",
+        "t · chrfpp: A per reference length bucket: chrF counts characters, not "
         "'reference length (tokens)'"]
