@@ -13,6 +13,7 @@ fonts (Debian's default), so a label that fits by this estimate fits in narrower
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 
 #: no chart text is shown smaller than this many CSS px
@@ -20,7 +21,7 @@ MIN_PX = 9.0
 #: a chart is never drawn larger than this times its size in user units
 ZOOM_MAX = 1.25
 
-# advance widths in em (DejaVu Sans Book); characters not listed count as _WIDE
+# advance widths in em (DejaVu Sans Book, rounded up); others by their kind (_em)
 _EM: dict[str, float] = {" ": 0.318, ".": 0.318, ",": 0.318, ":": 0.337, ";": 0.337,
                          "-": 0.361, "–": 0.5, "—": 1.0, "+": 0.838, "<": 0.838, ">": 0.838,
                          "=": 0.838, "(": 0.39, ")": 0.39, "[": 0.39, "]": 0.39, "/": 0.337,
@@ -28,17 +29,23 @@ _EM: dict[str, float] = {" ": 0.318, ".": 0.318, ",": 0.318, ":": 0.337, ";": 0.
                          "%": 0.95, "_": 0.5, "'": 0.275, "…": 1.0, "↑": 0.838, "↓": 0.838}
 _EM.update(dict.fromkeys("0123456789", 0.636))
 _EM.update(dict.fromkeys("fjilrt", 0.4))
-_EM.update(dict.fromkeys("mw", 0.98))
-_WIDE = 0.78  # capitals and letters of other scripts
-_LOWER = 0.64
-_BOLD = 1.1
+_EM.update(dict.fromkeys("mwMW", 1.0))
+_LOWER, _UPPER, _OTHER, _BOLD = 0.64, 0.8, 0.85, 1.1
+
+
+def _em(c: str) -> float:
+    if c in _EM:
+        return _EM[c]
+    if c.isascii():
+        return _LOWER if c.islower() else _UPPER
+    # wide (CJK) characters take a whole em; accented and other letters about a capital's
+    return 1.0 if unicodedata.east_asian_width(c) in ("W", "F") else _OTHER
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """Estimated width of ``text`` at font ``size`` (user units; never an underestimate for
     DejaVu Sans, Noto Sans, Liberation Sans or Arial)."""
-    em = sum(_EM.get(c, _LOWER if c.islower() and c.isascii() else _WIDE) for c in text)
-    return em * size * (_BOLD if bold else 1.0)
+    return sum(_em(c) for c in text) * size * (_BOLD if bold else 1.0)
 
 
 def fit(text: str, size: float, room: float, bold: bool = False) -> str:
