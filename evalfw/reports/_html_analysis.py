@@ -17,9 +17,9 @@ from typing import Any
 
 from evalfw.reports import _html_parts as parts
 from evalfw.reports._cells import Significance
-from evalfw.reports._svg import (INTERVAL_WIDTH, MULTIPLE_WIDTH, SMALLEST, Point,
+from evalfw.reports._svg import (AXIS, INTERVAL_WIDTH, MULTIPLE_WIDTH, SMALLEST, Point,
                                  bucket_chart, interval_chart)
-from evalfw.reports._svg_text import max_width, min_width
+from evalfw.reports._svg_text import fit, max_width, min_width, text_width
 
 #: the width (px) of a score chart beside its tests table: a little above its size in user
 #: units, so that both fit a 1400 px screen side by side
@@ -44,11 +44,13 @@ class Axes:
 
     def score(self, metric: str) -> str:
         """The score axis of the interval chart."""
-        return f"{metric} score (0–{self.scale(metric):g}, {self.direction(metric)} is better)"
+        return _title(metric, f" score (0–{self.scale(metric):g}, {self.direction(metric)} "
+                              "is better)", INTERVAL_WIDTH)
 
     def short_score(self, metric: str) -> str:
         """The score axis of a small multiple (less room)."""
-        return f"{metric}, 0–{self.scale(metric):g}, {self.direction(metric)} is better"
+        return _title(metric, f", 0–{self.scale(metric):g}, {self.direction(metric)} is better",
+                      MULTIPLE_WIDTH)
 
     def unit(self, table: Mapping[str, Any]) -> str:
         unit = (table.get("buckets") or {}).get("unit")
@@ -58,6 +60,13 @@ class Axes:
         """What the buckets group by, e.g. "reference length"."""
         name = table["buckets"]["bucketer"]["name"]
         return f"{LENGTHS[name]} length" if name in LENGTHS else f"{name} bucket"
+
+
+def _title(metric: str, rest: str, width: float) -> str:
+    """An axis title of a chart ``width`` units wide: a long metric name is cut, never the
+    range and direction that follow it."""
+    room = width - 8 - text_width(rest, AXIS, bold=True)
+    return fit(metric, AXIS, room, bold=True) + rest
 
 
 def _interval_points(table: Mapping[str, Any]) -> dict[str, Point]:
