@@ -6,7 +6,7 @@ on three runs:
   TER, with both paired tests, all pairs, buckets, the drill-down and a local plugin in a
   deep directory (its path in the Plugins table);
 - ``wide``: 4 test sets x 5 metrics (one on a 0-1 scale, one at two levels) x 13 systems, one
-  with a long name;
+  with a long name, and the same local plugin;
 - ``4x4``: the same with 4 metrics.
 
 What must hold: the page never scrolls sideways; at 1024 px and wider no table hides a
@@ -19,11 +19,9 @@ controls feed the probe a page broken in each of these ways.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from tests.support.reports import REPO, browser, measure_layout, wide_run
+from tests.support.reports import browser, deep_plugin_dir, measure_layout, wide_run
 from tests.support.runs import run, write_config
 from tests.support.shared_data import need_wmt22
 
@@ -71,9 +69,7 @@ TEST_SET = """\
 
 def wmt22_run(tmp):
     data = need_wmt22()
-    plugins = tmp / "a-plugin-directory-with-a-long-name" / "metrics-written-for-this-team"
-    plugins.mkdir(parents=True)
-    shutil.copy(REPO / "tests" / "support" / "metric_plugins" / "unigram.py", plugins)
+    plugins = deep_plugin_dir(tmp)
     sets = "".join(TEST_SET.format(pair=p) for p in ("en-de", "de-en"))
     cfg = write_config(tmp / "wmt22.yaml", WMT22_CONFIG.format(
         data=data, out=tmp / "runs", plugins=plugins, test_sets=sets))
@@ -90,8 +86,8 @@ def layouts(request, tmp_path_factory):
     if name not in _MEASURED:
         exe = browser()
         tmp = tmp_path_factory.mktemp(f"layout-{name}")
-        outcome = (wmt22_run(tmp) if name == "wmt22"
-                   else wide_run(tmp, metrics=4 if name == "4x4" else 5))
+        outcome = (wmt22_run(tmp) if name == "wmt22" else wide_run(
+            tmp, f"plugin_dirs: [{deep_plugin_dir(tmp)}]\n", metrics=4 if name == "4x4" else 5))
         got = measure_layout(exe, outcome.path / "report-html.html", tmp, WIDTHS)
         _MEASURED[name] = dict(zip(WIDTHS, got, strict=True))
     return _MEASURED[name]

@@ -92,6 +92,15 @@ def wide_run(tmp: Path, extra: str = "", metrics: int = 5):
     return run(str(wide_config(tmp, extra, metrics)))
 
 
+def deep_plugin_dir(tmp: Path) -> Path:
+    """A local plugin directory with a long path (the test suite's unigram metrics in it),
+    for the Plugins table of a report."""
+    plugins = tmp / "a-plugin-directory-with-a-long-name" / "metrics-written-for-this-team"
+    plugins.mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / "tests" / "support" / "metric_plugins" / "unigram.py", plugins)
+    return plugins
+
+
 def browser() -> str:
     """The first Chromium-like browser on PATH; skips (with the reason) without one."""
     for name in BROWSERS:
