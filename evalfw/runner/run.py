@@ -110,7 +110,8 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "metrics": [{"name": m.name, "metric": m.metric, "levels": list(m.levels),
                      "options": dict(m.options),
                      "higher_is_better": ev.metrics[(cfg.test_sets[0].name, m.name)]
-                     .higher_is_better} for m in cfg.metrics],
+                     .higher_is_better, **_length_unit(ev, cfg.test_sets[0].name, m.name)}
+                    for m in cfg.metrics],
         "specs": ev.specs,
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],
@@ -118,6 +119,13 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
     return plain(record)
+
+
+def _length_unit(ev: Evaluation, test_set: str, name: str) -> dict[str, str]:
+    """The metric entry's ``length_unit`` (what its segment lengths count), for a metric
+    that says."""
+    unit = getattr(ev.metrics[(test_set, name)], "length_unit", None)
+    return {"length_unit": unit} if isinstance(unit, str) and unit else {}
 
 
 def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:

@@ -314,3 +314,23 @@ def test_drilldown_marks_words_missing_from_every_reference():
     assert highlight("Das <b> Haus ist", ["Das Haus", "ist klein"]) == \
         "Das <mark>&lt;b&gt;</mark> Haus ist"
     assert highlight("", ["x"]) == ""
+
+
+def test_chrf_bucket_axes_count_characters(tmp_path):
+    """The bucket axis names the unit the record gives (the metric entry's length_unit):
+    characters for chrF; a record without one keeps saying tokens."""
+    text = CONFIG.format(root=SAMPLE, out=tmp_path / "runs", odd="Weak", correction="none")
+    text = text.replace("  - name: chrf-like\n    smoothing: floor\n",
+                        "  - name: chrf\n    metric: chrf\n")
+    outcome = run(str(write_config(tmp_path / "c.yaml", text)))
+    units = {m["name"]: m.get("length_unit") for m in outcome.record["metrics"]}
+    assert units["chrf"] == "characters"
+    page = (outcome.path / "report-html.html").read_text("utf-8")
+    import re
+
+    charts = re.findall(r'<svg [^>]*aria-label="([^"]*)"(.*?)</svg>', page, re.S)
+    chrf = [body for label, body in charts if "· chrf:" in label and "bucket" in label]
+    assert chrf and all(">reference length (characters)</text>" in c for c in chrf)
+    record = {**outcome.record, "metrics": [{k: v for k, v in m.items() if k != "length_unit"}
+                                            for m in outcome.record["metrics"]]}
+    assert ">reference length (tokens)</text>" in render(record)
