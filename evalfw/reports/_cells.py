@@ -267,7 +267,7 @@ class Significance:
         if name is None:
             return f"Multiple comparisons: not corrected; {sizes} per table."
         scope, family = FAMILY_WORDS.get(self.family, (self.family, self.family))
-        return (f"Multiple comparisons: {name}'s correction {scope}, a family being "
+        return (f"Multiple comparisons: {name} correction {scope}, a family being "
                 f"{family}: {sizes}.")
 
 
