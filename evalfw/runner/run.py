@@ -204,8 +204,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
             st.detail = f"{len(ev.cells)} cells"
         if plan:
             with stages.stage("significance") as st:
-                analysis = significance.analyse(plan, cfg, host, ev, progress, executor,
-                                                lambda text: warn(progress, text))
+                # once per run: the bucket tests' warning only when none was given yet
+                analysis = significance.analyse(
+                    plan, cfg, host, ev, progress, executor,
+                    None if note else lambda text: warn(progress, text))
                 st.detail = f"{len(analysis.section['tables'])} table(s)"
     with stages.stage("store" if store else "record") as st:
         segments = encode_segments(ev.arrays)
