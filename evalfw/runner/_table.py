@@ -65,7 +65,7 @@ class _Parts:
             part.complete()
 
 
-def bucket_lengths(plan: Plan, metric: Metric, baseline_stats: np.ndarray, label: str,
+def bucket_lengths(metric: Metric, baseline_stats: np.ndarray, label: str,
                    lengths: Callable[[], SegmentLengths] | None) -> SegmentLengths:
     """The baseline's segment lengths the bucketer groups by: the metric's own, else the
     runner's count from the texts."""
@@ -117,7 +117,7 @@ def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
         tick = part("buckets", s.trials(s.methods[0]))
         results = bucketed_analysis(
             ordered, s.baseline, metric, plan.bucketer,
-            bucket_lengths(plan, metric, ordered[s.baseline], label, lengths),
+            bucket_lengths(metric, ordered[s.baseline], label, lengths),
             s.methods[0], s.trials(s.methods[0]), plan.seed, s.mode, s.confidence)
         part.done(tick)
         buckets = {"bucketer": {"name": plan.bucketer.name, "version": plan.bucketer.version,
@@ -137,6 +137,6 @@ def bucket_tests(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray], la
     if plan.bucketer is None or len(stats) < 2:
         return 0
     index, labels = assign(plan.bucketer, bucket_lengths(
-        plan, metric, stats[plan.settings.baseline], label, lengths))
+        metric, stats[plan.settings.baseline], label, lengths))
     filled = sum(bool(np.any(index == b)) for b in range(len(labels)))
     return filled * (len(stats) - 1)
