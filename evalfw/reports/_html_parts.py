@@ -19,9 +19,10 @@ from typing import Any
 from evalfw.reports._cells import METHOD_WORDS, Significance, significant
 
 
-def p_text(p: float, adjusted: float | None) -> str:
+def p_text(p: float, adjusted: float | None, correction: str | None = "Holm") -> str:
     text = f"p = {p:.4g}"
-    return text + (f", Holm-adjusted p = {adjusted:.4g}" if adjusted is not None else "")
+    return text + (f", {correction}-adjusted p = {adjusted:.4g}" if adjusted is not None
+                   else "")
 
 
 def anchor(*names: str) -> str:
@@ -59,7 +60,7 @@ def settings_note(sig: Significance) -> str:
     if s.get("method") in ("ar", "both"):
         items.append(f"{s.get('ar_trials')} AR trials")
     items += [f"seed {sig.section.get('seed')}", f"α = {sig.alpha:g}",
-              f"correction {escape(str(s.get('correction')))}"]
+              f"correction {escape(sig.correction)}", f"family {escape(sig.family)}"]
     return f"<p class=\"note\">{' · '.join(items)}. p-values are two-sided in default mode.</p>"
 
 
@@ -85,7 +86,7 @@ def _comparison_rows(comps: Sequence[Mapping[str, Any]], alpha: float, with_base
     return out
 
 
-HEAD = ("System", "Test", "Δ score", "Δ interval", "p", "p (Holm)", "significant")
+HEAD = ("System", "Test", "Δ score", "Δ interval", "p", "p (adjusted)", "significant")
 NUMERIC = (False, False, True, True, True, True, False)
 
 
