@@ -144,6 +144,10 @@
       unpinned: unpinned.slice(0, 30),
       headers: headers,
       wrapped: wrapped.slice(0, 30),
+      // score cells marked significantly better or worse (so markers are part of the layout)
+      marked: Array.prototype.filter.call(doc.querySelectorAll("td"), function (td) {
+        return /[0-9] .*[†‡]/.test(td.textContent);
+      }).length,
       chartTexts: texts,
       minTextPx: texts ? minPx : null,
       small: small,

@@ -44,7 +44,7 @@ metrics:
 reports: [table, markdown, latex, html]
 significance:
   baseline: Medium
-  samples: 100
+  samples: 300
   buckets: ref-length
   worst_segments: 3
 {extra}"""
