@@ -19,6 +19,7 @@ from typing import Any
 from evalfw.reports._grid import Column, Grid, title
 
 _LINE = "rgba(128,128,128,.35)"
+_FONT = "system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif"
 _CELL = (f"padding:3px 9px;border:0;border-bottom:1px solid {_LINE};vertical-align:top;"
          "line-height:1.4;white-space:nowrap;max-width:none")
 _TH = _CELL + ";font-weight:600;background:rgba(128,128,128,.08)"
@@ -65,7 +66,7 @@ def notebook_html(record: Mapping[str, Any]) -> str:
         for s in grid.systems)
     legend = "".join(f'<p style="margin:4px 0 0;max-width:100ch;{_MUTED}">{escape(line)}</p>'
                      for line in grid.significance.legend())
-    return (f'<div style="max-width:100%;overflow-x:auto;color:inherit">'
+    return (f'<div style="max-width:100%;overflow-x:auto;color:inherit;font-family:{_FONT}">'
             f'<p style="margin:0 0 6px;font-weight:600">{escape(title(record))}</p>'
             f'<table style="{_TABLE}"><thead>{head}</thead><tbody>{rows}</tbody></table>'
             f"{legend}</div>")
