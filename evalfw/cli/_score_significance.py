@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from evalfw.cli import _sacrebleu_text as st
+from evalfw.compat.sacrebleu import _text as st
 from evalfw.cli._options import write_json
 from evalfw.errors import ConfigError
 from evalfw.limits import LIMITS
