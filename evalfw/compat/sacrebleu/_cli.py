@@ -40,11 +40,11 @@ Output, exit status and errors are those of sacreBLEU 2.6.0's command line.
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """sacreBLEU's arguments: the same names, in the same order (abbreviations and error
     messages depend on it), the same types, choices and defaults."""
     p = argparse.ArgumentParser(
-        description="sacreBLEU 2.6.0's command line, computed by evalfw: BLEU, chrF and TER "
+        prog=prog, description="sacreBLEU 2.6.0's command line, computed by evalfw: BLEU, chrF and TER "
                     "of system outputs against references.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add = p.add_argument
@@ -145,12 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command; returns the exit status."""
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """Run the command (``prog``: its name in messages, default from ``sys.argv[0]``);
+    returns the exit status."""
     import signal
 
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the command quietly
-    args = build_parser().parse_args(argv)
+    args = build_parser(prog).parse_args(argv)
     env_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
     if "SACREBLEU_FORMAT" in os.environ and env_format in FORMATS:
         args.format = env_format

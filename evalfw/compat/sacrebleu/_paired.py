@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["Result", "paired_test"]
+__all__ = ["environment_seed", "Result", "paired_test"]
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 
@@ -31,10 +31,16 @@ class Result:
         self.ci = ci
 
 
-def _seed() -> int | None:
-    """``$SACREBLEU_SEED`` as sacreBLEU reads it (``int()``'s error for anything else)."""
+def environment_seed() -> int | None:
+    """``$SACREBLEU_SEED`` as sacreBLEU reads it: ``none`` (any case), else ``int()`` of it
+    (with ``int()``'s error), non-negative (numpy's error)."""
     text = os.environ.get("SACREBLEU_SEED", "12345")
-    return None if text.lower() == "none" else int(text)
+    if text.lower() == "none":
+        return None
+    seed = int(text)
+    if seed < 0:
+        raise ValueError("expected non-negative integer")
+    return seed
 
 
 def paired_test(systems: list[tuple[str, list[str]]], metrics: dict[str, Any],
@@ -44,7 +50,7 @@ def paired_test(systems: list[tuple[str, list[str]]], metrics: dict[str, Any],
     metric's results (baseline first), as sacreBLEU's ``PairedTest()`` returns them."""
     from evalfw.analysis.significance import paired_analysis
 
-    seed = _seed()
+    seed = environment_seed()
     n = n_samples if n_samples > 0 else DEFAULT_SAMPLES[test_type]
     method = "bootstrap" if test_type == "bs" else "ar"
     base = systems[0][0]

@@ -181,6 +181,10 @@ def run(args: Any, console: Console) -> int:
     if len(systems) == 1:
         results = []
         n_bootstrap = args.confidence_n if args.confidence else 1
+        if n_bootstrap > 1:
+            from evalfw.compat.sacrebleu._paired import environment_seed
+
+            environment_seed()  # sacreBLEU's errors for a seed it cannot use
         for name in sorted(metrics):
             score = metrics[name].corpus_score(systems[0], None, n_bootstrap=n_bootstrap)
             signature = metrics[name].get_signature().format(
