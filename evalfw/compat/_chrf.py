@@ -11,14 +11,15 @@ truncated by ``zip``, and ``char_order`` = ``word_order`` = 0 is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
+from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature, check_corpus_args
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
 
@@ -66,8 +67,27 @@ class CHRF(SacreMetric):
         if references is not None:
             self._ref_cache = self._index(references)
 
-    def _reference_counts(self, prepared: ChrfReferences) -> np.ndarray:
-        return prepared.present.sum(axis=1)
+    def _reference_counts(self, prepared: ChrfReferences) -> list[int]:
+        return prepared.counts
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Sequence[Sequence[str]] | None,
+                     n_bootstrap: int = 1) -> CHRFScore:
+        if n_bootstrap > 1:  # resampling needs the numpy rows
+            return super().corpus_score(hypotheses, references, n_bootstrap)
+        check_corpus_args("CHRF", hypotheses, references)
+        rows = self._metric.segment_rows(hypotheses, self._references(references))
+        sums = [sum(column) for column in zip(*rows)] if rows else [0] * self._metric.config.width
+        return self._score_of(sums)
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
+        self._check_sentence_args(hypothesis, references)
+        prepared = self._index([[r] for r in references])
+        return self._score_of(self._metric.segment_rows([hypothesis], prepared)[0])
+
+    def _score_of(self, sums: Sequence[int]) -> CHRFScore:
+        return CHRFScore(core.f_score(sums, self._metric.config), self.char_order,
+                         self.word_order, self.beta)
 
     def _result(self, stats: np.ndarray) -> CHRFScore:
         return CHRFScore(self._metric.score(stats), self.char_order, self.word_order, self.beta)

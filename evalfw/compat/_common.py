@@ -159,7 +159,7 @@ class SacreMetric:
     num_refs: int
 
     @abstractmethod
-    def _reference_counts(self, prepared: Any) -> np.ndarray:
+    def _reference_counts(self, prepared: Any) -> Sequence[int]:
         """References per segment of prepared references."""
 
     @abstractmethod
@@ -176,15 +176,18 @@ class SacreMetric:
         self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
         return refs
 
+    def _references(self, references: Sequence[Sequence[str | None]] | None) -> Any:
+        """Prepared references: these (which become the number of references), or the
+        cached ones."""
+        if references:
+            return self._index(references)
+        if self._ref_cache is not None:
+            return self._ref_cache
+        raise RuntimeError("No references provided and the cache is empty.")
+
     def _stats(self, hypotheses: Sequence[str],
                references: Sequence[Sequence[str | None]] | None) -> np.ndarray:
-        if references:
-            refs = self._index(references)
-        elif self._ref_cache is not None:
-            refs = self._ref_cache
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
-        return self._metric.segment_statistics(hypotheses, refs)
+        return self._metric.segment_statistics(hypotheses, self._references(references))
 
     def _resampling_input(self, hypotheses: Sequence[str]) -> tuple[Metric, np.ndarray, Any]:
         """For paired tests: evalfw's metric, its statistics rows of ``hypotheses`` (against
@@ -217,7 +220,7 @@ class SacreMetric:
             sums += rows32[column]
         return seed.lower(), [self._resampled(row) for row in sums]
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Any:
+    def _check_sentence_args(self, hypothesis: Any, references: Any) -> None:
         prefix = type(self).__name__
         if not isinstance(hypothesis, str):
             raise TypeError(f"{prefix}: The argument `hyp` should be a string.")
@@ -225,4 +228,7 @@ class SacreMetric:
             raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError(f"{prefix}: Each element of `refs` should be a string.")
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Any:
+        self._check_sentence_args(hypothesis, references)
         return self._result(self._stats([hypothesis], [[r] for r in references]))
