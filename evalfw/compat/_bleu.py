@@ -175,16 +175,17 @@ class BLEU:
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not isinstance(hypothesis, str):
             raise TypeError("BLEU: The argument `hyp` should be a string.")
-        if isinstance(references, str) or not isinstance(references, Sequence):
+        if type(references) is not list and (  # the ABC check only for other sequences
+                isinstance(references, str) or not isinstance(references, Sequence)):
             raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
         if self._one is None:
             self._one = _sentence.OneSentence(self._spec)
-        counts = self._one.counts(hypothesis, references)
-        if counts is not None:  # the per-call path (see evalfw.compat._sentence)
+        found = self._one.result(hypothesis, references, BLEUScore)
+        if found is not None:  # the per-call path (see evalfw.compat._sentence)
             self.num_refs = self._one.nrefs
-            return self._one.score(counts, BLEUScore)
+            return found
         stats = self._stats([hypothesis], [[r] for r in references])
         return self._score(engine.corpus_counts(self._spec, stats))
 

@@ -4,14 +4,18 @@ filtering), where the batch machinery of the engine costs more than the work.
 A segment is tokenized with the tokenizer's joined lane (each distinct line once: a bounded
 cache, as sacreBLEU's tokenizer caches its calls, so a reference shared by many systems is
 tokenized once), counted by the compiled kernel's ``sentence`` (no index is built), and scored
-by the components directly. It applies to the built-ins the drop-in uses; whenever a piece is
-missing (no kernel, a tokenizer without the joined lane, a very long segment, no reference) it
-declines and the caller takes the general path, which computes the same numbers.
+by the components directly. A segment seen before (the same hypothesis and references: systems
+often agree on a line) is not counted again. It applies to the built-ins the drop-in uses;
+whenever a piece is missing (no kernel, a tokenizer without the joined lane, a very long
+segment, no reference) it declines and the caller takes the general path, which computes the
+same numbers.
+
+The caches are plain dictionaries emptied when full: cheaper to consult than an LRU order, and
+what is cached never changes a number.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,12 +26,19 @@ from evalfw.tokenizers.base import supports_joined
 if TYPE_CHECKING:
     from evalfw.metrics.bleu.spec import BleuSpec
 
-#: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size)
+#: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size), and
+#: distinct segments whose results are kept
 CACHE_LINES = 1 << 16
 
 
 def _closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+    best = ref_lens[0]
+    gap = abs(best - hyp_len)
+    for r in ref_lens[1:]:  # a loop: min() with a key costs more for one or two references
+        d = abs(r - hyp_len)
+        if d < gap or (d == gap and r < best):
+            best, gap = r, d
+    return best
 
 
 def _closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -52,28 +63,46 @@ class OneSentence:
         self._count = k.sentence if usable else None  # type: ignore[union-attr]
         self._choose = _RULES.get(rule or "")
         self._chars = int(spec.tokenizer.joined_unit == "char")
-        self._tokens: OrderedDict[str, str | None] = OrderedDict()
+        self._tokens: dict[str, str | None] = {}
+        self._seen: dict[tuple[str, ...], tuple[Any, ...]] = {}
+        self._totals: dict[int, tuple[int, ...]] = {}
 
     def _tokenize(self, line: str) -> str | None:
         found = self._tokens.get(line, self)
         if found is not self:
-            self._tokens.move_to_end(line)
             return found  # type: ignore[return-value]
         text = line.lower() if self.spec.lowercase else line
         try:
             joined = self.spec.tokenizer.tokenize_joined([text])
         except Exception:  # the general path reports the tokenizer's failure
             joined = None
+        if len(self._tokens) >= CACHE_LINES:
+            self._tokens.clear()
         self._tokens[line] = joined
-        if len(self._tokens) > CACHE_LINES:
-            self._tokens.popitem(last=False)
         return joined
+
+    def result(self, hypothesis: str, references: Sequence[str | None], result: Any) -> Any:
+        """``result(...)`` of the segment (see :meth:`score`), or None to decline."""
+        key = (hypothesis, *references)
+        fields = self._seen.get(key)
+        if fields is None:
+            counts = self.counts(hypothesis, references)
+            if counts is None:
+                return None
+            fields = self._fields(counts)
+            if len(self._seen) >= CACHE_LINES:
+                self._seen.clear()
+            self._seen[key] = (*fields, self.nrefs)
+        else:
+            self.nrefs = fields[-1]
+        score, matches, totals, precisions, bp, hyp_len, ref_len = fields[:7]
+        return result(score, list(matches), list(totals), list(precisions), bp, hyp_len, ref_len)
 
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
         """The segment's counts, or None to decline."""
         if self._count is None:
             return None
-        refs = [r for r in references if r is not None]
+        refs = references if None not in references else [r for r in references if r is not None]
         hyp = self._tokenize(hypothesis)
         tokens = [self._tokenize(r) for r in refs]
         if not refs or hyp is None or None in tokens:
@@ -83,16 +112,24 @@ class OneSentence:
             return None
         hyp_len, ref_lens, matches = found
         self.nrefs = len(refs)
-        totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
+        totals = self._totals.get(hyp_len)
+        if totals is None:
+            totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
+            self._totals[hyp_len] = totals
         return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
 
     def score(self, counts: Counts, result: Any) -> Any:
         """``result(score, counts, totals, precisions, bp, sys_len, ref_len)`` of the segment,
         computed by the components as the engine does."""
+        score, matches, totals, precisions, bp, hyp_len, ref_len = self._fields(counts)
+        return result(score, list(matches), list(totals), list(precisions), bp, hyp_len,
+                      ref_len)
+
+    def _fields(self, counts: Counts) -> tuple[Any, ...]:
         spec = self.spec
         bp = spec.brevity_penalty.penalty(counts.hyp_len, counts.ref_len)
         smoothed = spec.smoothing.smooth(counts)
         score = spec.mean.combine(smoothed, counts, bp, spec.weights)[0]
-        return result(score, list(smoothed.matches), list(smoothed.totals),
-                      [float(p) for p in smoothed.precisions], bp, counts.hyp_len,
-                      counts.ref_len)
+        return (score, smoothed.matches, smoothed.totals,
+                tuple(map(float, smoothed.precisions)), bp, counts.hyp_len,
+                counts.ref_len)
