@@ -25,6 +25,9 @@ EPILOG = """examples:
 With the sacrebleu preset (the default) the text lines are byte-identical to sacreBLEU's. Each
 metric's flags (BLEU's --tokenize, --smooth, ...; chrF's --chrf-*) apply to that metric and
 come from the metric itself, so a plugin metric brings its own.
+
+Scripts written for the sacrebleu command: run them with evalfw-sacrebleu, sacreBLEU 2.6.0's
+command line (every argument, its defaults and its output, byte for byte).
 """
 
 

@@ -4,8 +4,10 @@ filtering), where the batch machinery of the engine costs more than the work.
 A segment is tokenized with the tokenizer's joined lane (each distinct line once: a bounded
 cache, as sacreBLEU's tokenizer caches its calls, so a reference shared by many systems is
 tokenized once), counted by the compiled kernel's ``sentence`` (no index is built), and scored
-by the components directly. A segment seen before (the same hypothesis and references: systems
-often agree on a line) is not counted again. It applies to the built-ins the drop-in uses;
+by the components directly. The references of a segment are indexed once (the kernel's
+``Index`` of that one segment) and every later hypothesis against the same references is
+counted on that index, as a loop over several systems' outputs asks; a segment seen before
+(the same hypothesis and references: systems often agree on a line) is not counted again. It applies to the built-ins the drop-in uses;
 whenever a piece is missing (no kernel, a tokenizer without the joined lane, a very long
 segment, no reference) it declines and the caller takes the general path, which computes the
 same numbers.
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
 #: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size), and
 #: distinct segments whose results are kept
 CACHE_LINES = 1 << 16
+#: distinct reference sets whose index is kept (a few KB each)
+CACHE_INDEXES = 1 << 12
 
 
 def _closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -61,6 +65,8 @@ class OneSentence:
                   and supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
                   and rule in _RULES and spec.smoothing.needs_orders == 0)
         self._count = k.sentence if usable else None  # type: ignore[union-attr]
+        self._index = k.Index if usable else None  # type: ignore[union-attr]
+        self._indexes: dict[tuple[str, ...], tuple[Any, tuple[int, ...]] | None] = {}
         self._choose = _RULES.get(rule or "")
         self._chars = int(spec.tokenizer.joined_unit == "char")
         self._tokens: dict[str, str | None] = {}
@@ -107,9 +113,11 @@ class OneSentence:
         tokens = [self._tokenize(r) for r in refs]
         if not refs or hyp is None or None in tokens:
             return None
-        found = self._count(hyp, tokens, self.spec.max_order, self._chars)
+        found = self._indexed(hyp, tuple(refs), tokens)
         if found is None:
-            return None
+            found = self._count(hyp, tokens, self.spec.max_order, self._chars)
+            if found is None:
+                return None
         hyp_len, ref_lens, matches = found
         self.nrefs = len(refs)
         totals = self._totals.get(hyp_len)
@@ -117,6 +125,29 @@ class OneSentence:
             totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
             self._totals[hyp_len] = totals
         return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
+
+    def _indexed(self, hyp: str, refs: tuple[str, ...], tokens: list[str]
+                 ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+        """``sentence``'s answer from an index of the references (built on first use), or
+        None when the kernel cannot index them."""
+        if self._index is None:
+            return None
+        entry = self._indexes.get(refs, self)
+        if entry is self:
+            try:
+                index = self._index(tokens, 1, self.spec.max_order, bool(self._chars))
+                entry = index, tuple(memoryview(index.ref_lens).cast("q"))
+            except ValueError:
+                entry = None
+            if len(self._indexes) >= CACHE_INDEXES:
+                self._indexes.clear()
+            self._indexes[refs] = entry
+        if entry is None:
+            return None
+        index, ref_lens = entry  # type: ignore[misc]
+        hyp_len, matches = index.count(hyp, 1)
+        return (memoryview(hyp_len).cast("q")[0], ref_lens,
+                tuple(memoryview(matches).cast("q")))
 
     def score(self, counts: Counts, result: Any) -> Any:
         """``result(score, counts, totals, precisions, bp, sys_len, ref_len)`` of the segment,
