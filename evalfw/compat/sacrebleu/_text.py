@@ -71,10 +71,14 @@ def confidence_json(result: ConfidenceResult, width: int) -> dict[str, Any]:
             "confidence": f"μ = {mean} ± {var}"}
 
 
+#: sacreBLEU stars a p-value at most this (it corrects nothing)
+STAR_ALPHA = 0.05
+
+
 def p_value_text(p: float, paint: Paint = no_colour) -> str:
-    """``(p = 0.0010)*``; a p-value above 0.05 has no star and is red."""
+    """``(p = 0.0010)*``; a p-value above ``STAR_ALPHA`` has no star and is red."""
     text = f"(p = {p:.4f})"
-    return text + "*" if p <= 0.05 else paint(text, "red")
+    return text + "*" if p <= STAR_ALPHA else paint(text, "red")
 
 
 def paired_cell(score: float, mean: float | None, ci: float | None, p_value: float | None,
