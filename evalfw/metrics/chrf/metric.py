@@ -8,6 +8,7 @@ reference that gives the segment its best F-score.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -60,12 +61,12 @@ class ChrfReferences:
     def segments(self) -> int:
         return len(self.streams[0]) if self.streams else 0
 
-    @property
+    @functools.cached_property
     def counts(self) -> list[int]:
         """References per segment."""
         return [sum(r is not None for r in refs) for refs in zip(*self.streams)]
 
-    @property
+    @functools.cached_property
     def present(self) -> np.ndarray:
         """(segments, K) bool: which references each segment has."""
         import numpy as np
