@@ -10,6 +10,7 @@ truncated by ``zip``, and ``char_order`` = ``word_order`` = 0 is refused.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
+
+#: segment x reference choices after which corpus scores switch to numpy's path (about the
+#: Python time of numpy's import)
+PYTHON_CHOICES = 20_000
 
 
 class CHRFScore(SacreScore):
@@ -43,7 +48,16 @@ class CHRFSignature(SacreSignature):
 
 
 class CHRF(SacreMetric):
-    """sacreBLEU's ``CHRF`` metric with the same constructor, methods and defaults."""
+    """sacreBLEU's ``CHRF`` metric with the same constructor, methods and defaults.
+
+    Scores need no numpy: rows of Python ints, and with several references each segment's
+    best one is chosen by the scalar F-score. That choice costs a few microseconds per segment
+    and reference, numpy's vectorized one costs its import (tens of milliseconds) first: once
+    a process has made ``PYTHON_CHOICES`` such choices (or numpy is loaded anyway), corpus
+    scores take numpy's path. The numbers are the same either way.
+    """
+
+    _python_choices: int = 0  # reference choices made in Python, in this process
 
     CHAR_ORDER = 6
     WORD_ORDER = 0
@@ -76,8 +90,14 @@ class CHRF(SacreMetric):
         if n_bootstrap > 1:  # resampling needs the numpy rows
             return super().corpus_score(hypotheses, references, n_bootstrap)
         check_corpus_args("CHRF", hypotheses, references)
-        rows = self._metric.segment_rows(hypotheses, self._references(references))
-        sums = [sum(column) for column in zip(*rows)] if rows else [0] * self._metric.config.width
+        refs = self._references(references)
+        choices = len(hypotheses) * len(refs.streams) if len(refs.streams) > 1 else 0
+        if choices and ("numpy" in sys.modules or CHRF._python_choices > PYTHON_CHOICES):
+            sums = self._metric.segment_statistics(hypotheses, refs).sum(axis=0).tolist()
+        else:
+            CHRF._python_choices += choices
+            rows = self._metric.segment_rows(hypotheses, refs)
+            sums = [sum(c) for c in zip(*rows)] if rows else [0] * self._metric.config.width
         return self._score_of(sums)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
