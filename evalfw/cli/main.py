@@ -27,6 +27,7 @@ COMMANDS = (
     "runs",
     "compare",
     "plugins",
+    "trust",
 )
 
 

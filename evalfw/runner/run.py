@@ -211,7 +211,13 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         path = write_version(cfg.output_dir, cfg.experiment, record, segments, render) \
             if store else None
         st.detail = f"{len(cfg.reports)} report(s)" if store else ""
-    notes = publish(host, cfg, path, record) if path is not None else ()
+    notes: tuple[str, ...] = ()
+    if path is not None:  # your own run: `evalfw verify` may read what it read
+        from evalfw.runner._trust import note_run
+
+        trust_note = note_run(cfg)
+        notes = (trust_note,) if trust_note else ()
+        notes += publish(host, cfg, path, record)
     return RunOutcome(record, path, ev, host, notes)
 
 
