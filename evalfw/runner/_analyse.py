@@ -220,16 +220,18 @@ def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
                                    executor).comparisons
     buckets = None
     if plan.bucketer is not None:
-        seg_lengths = metric.lengths(ordered[s.baseline])
+        seg_lengths, unit = metric.lengths(ordered[s.baseline]), metric.length_unit
         if seg_lengths is None:
             if lengths is None:
                 raise ConfigError(f"metric '{label}' reports no segment lengths to bucket by")
-            seg_lengths = lengths()
+            seg_lengths, unit = lengths(), "words"  # whitespace-separated, from the texts
         results = bucketed_analysis(ordered, s.baseline, metric, plan.bucketer, seg_lengths,
                                     s.methods[0], s.trials(s.methods[0]), plan.seed, s.mode,
                                     s.confidence)
         buckets = {"bucketer": {"name": plan.bucketer.name, "version": plan.bucketer.version,
                                 **dict(plan.bucketer.options)},
+                   "quantity": plan.bucketer.quantity, "unit": unit,
+                   **plan.bucketer.describe(seg_lengths),
                    "results": [b.to_json() for b in results]}
     return {"test_set": test_set, "metric": label, "baseline": s.baseline,
             "segments": len(ordered[s.baseline]), "systems": list(ordered),
