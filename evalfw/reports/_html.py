@@ -141,14 +141,14 @@ def _bucket_charts(name: str, table: Mapping[str, Any], order: list[str],
     panels = []
     for system, pts in series.items():
         ref = None if system == base_name else baseline
-        chart = bucket_chart(f"{name}: {system} per {length_axis} bucket", labels,
+        chart = bucket_chart(f"{name}: {system} per bucket of {length_axis}", labels,
                              [(system, pts)], colours, axis, ref, scale,
                              length_axis=length_axis)
         role = " (baseline)" if system == base_name else ""
         panels.append(f'<figure><figcaption><span class="swatch" style="color:'
                       f'{colours.get(system, "#000")}">■</span> {escape(system)}{role}'
                       f"</figcaption>{chart}</figure>")
-    caption = (f"{name}: score per {length_axis} bucket (segments in brackets), each "
+    caption = (f"{name}: score per bucket of {length_axis} (segments in brackets), each "
                f"system against the baseline {base_name} (grey, dashed); whiskers: bootstrap "
                "intervals")
     # a dozen charts are a long scroll on a phone: many systems start folded

@@ -91,7 +91,7 @@ def buckets_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool
     systems = table["systems"]
     head = "".join(f"<th>{escape(b['label'])}<br><span class=\"ci\">{b['segments']} seg.</span>"
                    "</th>" for b in results)
-    out = [f"<details><summary>Scores per {escape(length_axis)} bucket "
+    out = [f"<details><summary>Scores per bucket of {escape(length_axis)} "
            f"({escape(table['buckets']['bucketer']['name'])})</summary>",
            f"<div class=\"wide\"><table class=\"buckets\"><thead><tr><th>System</th>{head}"
            "</tr></thead><tbody>"]

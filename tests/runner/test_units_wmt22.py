@@ -86,7 +86,7 @@ def test_the_report_labels_bucket_axes_with_the_unit(runs):
     html = runs["html"]
     for unit in ("characters", "13a tokens", "words"):
         assert f">reference length ({unit})</text>" in html
-        assert f"Scores per reference length ({unit}) bucket" in html
+        assert f"Scores per bucket of reference length ({unit})" in html
     assert "(tokens)" not in html
 
 
