@@ -3,7 +3,8 @@
 A config passes when ``evalfw run`` would get past reading its inputs: the YAML, the schema,
 plugins, components and their options, ``requires:``, every metric built for every test set,
 the reporters, the ``significance`` block (the baseline is a system of every test set, with a
-did-you-mean; the analysed metrics; the bucketer), and every input file read as the run reads
+did-you-mean; the analysed metrics; the bucketer; whether the resamples can reach alpha, with
+the run's own warning), and every input file read as the run reads
 it: UTF-8 text, the source, references, systems and score files of a test set aligned line by
 line. The checks are the run's own code (:func:`evalfw.runner._analyse.prepare`, the reading
 of a test set), so ``validate`` and ``run`` cannot disagree about them.
@@ -34,6 +35,8 @@ class Validation:
     #: test set -> its number of segments (lines of every file)
     segments: dict[str, int]
     warnings: tuple[DataWarning, ...] = ()
+    #: the run's warning when the configured resamples or trials cannot reach alpha
+    power_warning: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": True, "experiment": self.config.experiment,
@@ -41,7 +44,8 @@ class Validation:
                 "metrics": [m.name for m in self.config.metrics],
                 "segments": dict(self.segments), "checked": list(self.checked),
                 "not_checked": list(self.not_checked),
-                "warnings": [w.to_json() for w in self.warnings]}
+                "warnings": [w.to_json() for w in self.warnings],
+                "power_warning": self.power_warning}
 
 
 def _plural(n: int, word: str) -> str:
@@ -64,6 +68,7 @@ def validate(config: Any, overrides: Iterable[str | Override] = (), *,
                    f" x {_plural(len(cfg.test_sets), 'test set')})")
     report_files(host, cfg)
     plan = significance.prepare(cfg, host)
+    power = significance.planned_warning(plan, cfg) if plan is not None else None
     if plan is not None:
         s = plan.settings
         checked.append(f"significance: baseline '{s.baseline}' is a system of every test set; "
@@ -93,7 +98,7 @@ def validate(config: Any, overrides: Iterable[str | Override] = (), *,
     if publishing:
         not_checked.append(f"reporters that publish ({', '.join(publishing)}) are not "
                            "contacted")
-    return Validation(cfg, tuple(checked), tuple(not_checked), segments, tuple(warnings))
+    return Validation(cfg, tuple(checked), tuple(not_checked), segments, tuple(warnings), power)
 
 
 __all__ = ["validate", "Validation"]

@@ -99,3 +99,13 @@ def test_the_repository_config_validates(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "ok: wmt (1 test set, 5 metrics)"
     assert any(line.startswith("  not checked: ") for line in out)
+
+
+def test_validate_warns_when_the_resamples_cannot_reach_alpha(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    mini(tmp_path, b"r1\nr2\n", b"a1\na2\n", b"b1\nb2\n",
+         "significance: {baseline: A, samples: 10}")
+    assert main(["validate", "mini.yaml"]) == 0
+    err = capsys.readouterr().err
+    assert "evalfw: warning: significance is out of reach" in err and "resamples" in err
+    assert validate("mini.yaml").power_warning in err
