@@ -275,10 +275,11 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
     # and segments would repeat the warnings the scoring already showed once
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        calls = [functools.partial(
+        calls = [side_by_side.named(functools.partial(
             analyse_table, plan, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label),
             ts.name, label, progress,
-            lambda ts=ts: drilldown.text_lengths(ts, ev, plan.settings.baseline))
+            lambda ts=ts: drilldown.text_lengths(ts, ev, plan.settings.baseline)),
+            f"the significance table of test set '{ts.name}', metric '{label}'")
             for ts in cfg.test_sets for label in plan.metrics]
         tables = side_by_side.each(calls, executor)
         if plan.settings.correction == "holm":
