@@ -320,7 +320,11 @@ class DaskExecutor(Executor):
         from distributed import KilledWorker
 
         try:
-            return future.result()
+            while True:
+                try:  # its result may be lost with a worker since, and be computed again
+                    return future.result(timeout=CHECK_EVERY)
+                except TimeoutError:
+                    self._check()
         except KilledWorker as exc:
             raise WorkerLost(
                 f"{self.where} lost the workers that ran it ({exc})", index,
