@@ -277,3 +277,39 @@ def test_tls_with_dask_tls_settings_runs(workdir) -> None:
             assert outcome.record["executor"]["address"].startswith("tls://127.0.0.1:")
         finally:
             stop([proc])
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_local_cluster_and_stores_nothing(workdir) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from tests.support.cli import REPO
+
+    config = _small(f"plugin_dirs: [{SUPPORT / 'worker_plugins'}]",
+                    "  - {name: boom, metric: ending, action: sleep}")
+    write(workdir / "b.txt", ["TRIGGER", "TRIGGER", "TRIGGER"])
+    config.write_text(config.read_text() + "executor: {name: dask, workers: 1}\n", "utf-8")
+    (workdir / "pids").mkdir()
+    env = {**os.environ, "EVALFW_TEST_PIDS": str(workdir / "pids"), "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "evalfw", "run", str(config), "--quiet",
+                             "--no-cache"], cwd=workdir, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while not any((workdir / "pids").iterdir()):  # the worker computes (and sleeps)
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr
+            time.sleep(0.1)
+        (pid,) = [int(p.name) for p in (workdir / "pids").iterdir()]
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=RUN_TIMEOUT)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, err
+    assert err == "evalfw: terminated by SIGTERM\n"
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{pid}").exists()  # the LocalCluster's worker was stopped
+    assert not Path("runs").exists()
