@@ -35,17 +35,15 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from evalfw.errors import ConfigError
+from evalfw.executors import _dask_clients as clients
 from evalfw.executors import _scheduler_address as addresses
-from evalfw.executors.base import Executor, ExecutorError, Item, Result, WorkerLost
+from evalfw.executors._dask_clients import ClusterError
+from evalfw.executors.base import Executor, Item, Result, WorkerLost
 from evalfw.limits import MAX_WAIT_SECONDS, max_local_workers
 
 INSTALL = "pip install 'evalfw[dask]'"
 #: seconds without a finished task after which the client checks the cluster
 CHECK_EVERY = 1.0
-
-
-class ClusterError(ExecutorError):
-    """The cluster failed the run (a scheduler that cannot be reached, workers lost)."""
 
 
 def _call(task: Callable[[Any, Any], Any], context: Any, item: Any) -> Any:
@@ -133,8 +131,7 @@ class DaskExecutor(Executor):
     @property
     def where(self) -> str:
         """The cluster, as messages name it."""
-        return f"the Dask scheduler at {self._address}" if self._address else \
-            "the local Dask cluster"
+        return clients.where(self._address)
 
     def _measure(self) -> None:
         threads = self._nthreads()
@@ -173,68 +170,16 @@ class DaskExecutor(Executor):
                               f"with: {INSTALL}") from None
         try:
             if self._address is not None:
-                self._client = self._connect()
+                self._client = clients.connect(self._address,
+                                               float(self.options["connect_timeout"]))
             else:
-                self._client = self._local()
+                self._cluster, self._client = clients.local_cluster(
+                    self.options["workers"] or os.cpu_count() or 1)
             self._wait_for_workers("")
             self._measure()
         except BaseException:
             self.close()
             raise
-
-    def _connect(self) -> Any:
-        from distributed import Client
-
-        address, timeout = self._address, float(self.options["connect_timeout"])
-        assert address is not None
-        security, ssl_context = _security(address)
-        started = time.monotonic()
-        try:
-            addresses.probe(address, timeout, ssl_context)
-        except addresses.ProbeFailed as exc:
-            raise ClusterError(
-                f"cannot use {self.where}: {exc}; correct {addresses.WHERE}, or start a "
-                f"scheduler there (`dask scheduler --port {address.port}`)") from None
-        left = max(1.0, timeout - (time.monotonic() - started))
-        # built in two steps so that a client that fails while starting can still be closed
-        # here, instead of by its __del__ at some later moment (with a traceback)
-        client = Client.__new__(Client)
-        try:
-            client.__init__(str(address), timeout=left, set_as_default=False,
-                            security=security)
-        except (OSError, TimeoutError, ValueError) as exc:
-            _discard(client)
-            raise ClusterError(
-                f"cannot use {self.where}: it did not complete Dask's handshake within "
-                f"{timeout:g} s ({type(exc).__name__}); check that it is a Dask scheduler of "
-                f"this Dask version, or correct {addresses.WHERE}") from None
-        except BaseException:
-            _discard(client)
-            raise
-        return client
-
-    def _local(self) -> Any:
-        import logging
-
-        import dask
-        from distributed import Client, LocalCluster
-
-        workers = self.options["workers"] or os.cpu_count() or 1
-        # processes, one thread each: the statistics are Python code that holds the GIL. The
-        # workers share this terminal: they log only errors, not the warnings of the tasks
-        # Ctrl-C cancels. Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also
-        # fixes glibc's mmap threshold at 128 KB: every larger array is then a fresh mapping,
-        # and a bootstrap block's temporaries fault in about 2300 pages each time (a block
-        # took 7.8 ms instead of 4.7). Workers that live for one run keep glibc's defaults
-        # (a value the user exported still applies). The scheduler's HTTP server (no
-        # dashboard) takes any free port of 127.0.0.1, not 8787 that another cluster may use.
-        with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":
-                              None}):
-            self._cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None, silence_logs=logging.ERROR,
-                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
-        return Client(self._cluster, set_as_default=False)
 
     def _wait_for_workers(self, doing: str) -> None:
         """Return once the cluster has a worker; a one-line error after ``worker_timeout``."""
@@ -353,45 +298,13 @@ class DaskExecutor(Executor):
         timeout = float(self.options["connect_timeout"])
         if self._client is not None:
             client, self._client = self._client, None
-            _discard(client, timeout)
+            clients.discard(client, timeout)
         if self._cluster is not None:
             cluster, self._cluster = self._cluster, None
             try:
                 cluster.close(timeout=max(timeout, 10.0))
             except (OSError, TimeoutError, RuntimeError):
                 pass  # its processes are ours: they end with this process
-
-
-def _security(address: addresses.Address) -> tuple[Any, Any]:
-    """(Dask's Security, the client's SSL context) for a ``tls://`` address, from Dask's TLS
-    settings; (None, None) for ``tcp://``."""
-    if address.scheme != "tls":
-        return None, None
-    from distributed.security import Security
-
-    security = Security()
-    context = security.get_connection_args("client").get("ssl_context")
-    if context is None:
-        raise ConfigError(
-            f"{addresses.WHERE} {address}: tls:// needs Dask's TLS settings, which are not set: "
-            "distributed.comm.tls.ca-file, .client.cert and .client.key (in "
-            "~/.config/dask/*.yaml, or $DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
-            "..._CLIENT__CERT, ..._CLIENT__KEY); set them or use tcp://")
-    return security, context
-
-
-def _discard(client: Any, timeout: float = 2.0) -> None:
-    """Close ``client`` (possibly half-started) within ``timeout``, quietly: a client left
-    to its ``__del__`` prints a traceback seconds later."""
-    try:
-        client.close(timeout=timeout)
-    except Exception:
-        pass
-    try:  # what close() did not get to: its __del__ then has nothing left to do
-        client.status = "closed"
-        client._loop_runner.stop()
-    except Exception:
-        pass
 
 
 __all__ = ["ClusterError", "DaskExecutor", "INSTALL"]
