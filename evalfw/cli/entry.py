@@ -4,8 +4,8 @@ Ctrl-C at any moment, from its first instruction, even while numpy and the plugi
 with ``evalfw: interrupted`` and status 130, never a traceback. Once a command runs, SIGTERM
 and SIGHUP end it the same way (``evalfw: terminated by SIGTERM``, status 143; SIGHUP 129):
 worker processes and clusters are stopped and nothing is stored; a signal the process was
-started ignoring (``nohup``) stays ignored. It also holds the process-wide choices a library must not
-make for its users (the OpenBLAS thread count).
+started ignoring (``nohup``) stays ignored. It also holds the process-wide choices a library
+must not make for its users (the OpenBLAS thread count).
 """
 
 import sys
