@@ -4,7 +4,8 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 
 - :func:`metric` and :func:`corpus_score` -- any registered metric; :func:`corpus_bleu`,
   :func:`sentence_bleu`, :func:`sentence_scores` -- BLEU;
-- :func:`run` -- run a config and return its record;
+- :func:`run` -- run a config and return its record (a :class:`RunResult`); :func:`load_run`
+  -- a stored version as the same type, without recomputing;
 - :data:`hookimpl` and the contracts a plugin implements: :class:`Metric` (with
   :class:`Score` and :class:`MetricFlag`), :class:`Tokenizer`, the BLEU components (:class:`NgramCounter`,
   :class:`BrevityPenalty`, :class:`Smoother` with :class:`Counts` and :class:`Smoothed`,
@@ -28,6 +29,8 @@ _LAZY = {
     "BleuScore": "evalfw.metrics.bleu.result",
     "PluginHost": "evalfw.host.host",
     "run": "evalfw.runner.run",
+    "load_run": "evalfw.runner.result",
+    "RunResult": "evalfw.runner.result",
     "Metric": "evalfw.metrics.base",
     "MetricFlag": "evalfw.metrics.flags",
     "Score": "evalfw.metrics.base",

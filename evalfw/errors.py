@@ -3,6 +3,8 @@
 Every user-facing failure is an :class:`EvalfwError`. The CLI turns one into a single
 ``evalfw: error: ...`` line on stderr and exit status 2 (``exit_code``); anything else is a bug
 and keeps its traceback. Messages say what went wrong, where, and what to do about it.
+:class:`PowerWarning` is the one warning category of its own: a run that cannot conclude
+anything keeps running, but says so.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ class RegressionDetected(EvalfwError):
     exit_code = 1
 
 
+class PowerWarning(UserWarning):
+    """A significance test cannot reach alpha with the resamples or trials asked for (see
+    :mod:`evalfw.analysis.power`): a warning, the run goes on and says so in its record."""
+
+
 def suggest(name: str, choices: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest choices, or ``""``."""
     import difflib  # only when a name is unknown: every command imports this module
@@ -64,5 +71,6 @@ def suggest(name: str, choices: Iterable[str]) -> str:
 
 __all__ = [
     "ComponentConflictError", "ConfigError", "EvalfwError", "InputError", "PluginError",
-    "RecordError", "RegressionDetected", "suggest", "UnknownComponentError", "VerificationFailed",
+    "PowerWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
+    "VerificationFailed",
 ]

@@ -1,6 +1,7 @@
 """Statistical analysis of per-segment statistics: bootstrap confidence intervals, paired
 significance tests (bootstrap, approximate randomization) in a sacreBLEU-exact mode and a
-better default mode, Holm correction, bucketed analysis and sentence-score export.
+better default mode, Holm and Bonferroni corrections, the smallest p-value a number of
+resamples allows (:mod:`evalfw.analysis.power`), bucketed analysis and sentence-score export.
 
 Entry points (see :mod:`evalfw.analysis.significance` for the full docstring)::
 
@@ -20,8 +21,13 @@ _LAZY = {
     "bucketed_analysis": "evalfw.analysis.buckets",
     "ComparisonResult": "evalfw.analysis.results",
     "ConfidenceResult": "evalfw.analysis.results",
+    "adjust": "evalfw.analysis.results",
+    "apply_correction": "evalfw.analysis.results",
     "apply_holm": "evalfw.analysis.results",
+    "bonferroni": "evalfw.analysis.results",
     "holm": "evalfw.analysis.results",
+    "power_limit": "evalfw.analysis.power",
+    "PowerLimit": "evalfw.analysis.power",
     "PairedOutcome": "evalfw.analysis.significance",
     "all_pairs": "evalfw.analysis.significance",
     "confidence_interval": "evalfw.analysis.significance",

@@ -1,4 +1,4 @@
-"""Result objects of the statistical analyses, and the Holm multiple-comparison correction.
+"""Result objects of the statistical analyses, and the multiple-comparison corrections.
 
 All results are frozen dataclasses with ``to_json()`` giving plain JSON types, so they can go
 straight into a run record. Field meanings are the same in both modes:
@@ -20,6 +20,11 @@ from typing import Any
 MODES = ("default", "sacrebleu")
 #: paired test methods: paired bootstrap resampling, approximate randomization
 METHODS = ("bootstrap", "ar")
+#: multiple-comparison corrections (:func:`adjust`)
+CORRECTIONS = ("holm", "bonferroni", "none")
+#: which comparisons a correction treats as one family (always within one test method): those
+#: of one table (test set x metric), of one test set, or of the whole run
+FAMILIES = ("table", "test_set", "run")
 
 
 def _clean(value: Any) -> Any:
@@ -57,7 +62,7 @@ class ComparisonResult:
     """One paired significance test of ``system`` against ``baseline``.
 
     ``delta`` = score - baseline_score. ``p_value`` is two-sided. ``p_adjusted`` is set after
-    a multiple-comparison correction (:func:`apply_holm`). ``mean``/``ci``/``lower``/``upper``
+    a multiple-comparison correction (:func:`apply_correction`). ``mean``/``ci``/``lower``/``upper``
     describe the system's bootstrap distribution (paired bootstrap only, else None);
     ``delta_lower``/``delta_upper`` the interval of the difference (default mode bootstrap).
     ``wins`` is the share of resamples in which the system beat the baseline (Koehn 2004).
@@ -109,11 +114,40 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def apply_holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
-    """The same comparisons with ``p_adjusted`` filled in by Holm across all of them
-    (pass every comparison of a run: all test sets, systems and buckets together)."""
-    adjusted = holm([r.p_value for r in results])
+def bonferroni(p_values: Sequence[float]) -> list[float]:
+    """Bonferroni adjusted p-values: min(1, m p) for each of m p-values."""
+    m = len(p_values)
+    return [min(1.0, m * p) for p in p_values]
+
+
+def adjust(p_values: Sequence[float], correction: str) -> list[float] | None:
+    """``p_values`` adjusted as one family by ``correction`` (one of :data:`CORRECTIONS`);
+    ``None`` for ``"none"`` (the raw p-values stand)."""
+    if correction == "holm":
+        return holm(p_values)
+    if correction == "bonferroni":
+        return bonferroni(p_values)
+    if correction == "none":
+        return None
+    raise ValueError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
+
+
+def apply_correction(results: Sequence[ComparisonResult],
+                     correction: str = "holm") -> list[ComparisonResult]:
+    """The same comparisons with ``p_adjusted`` filled in by ``correction`` with all of them
+    as one family (``"none"`` leaves ``p_adjusted`` as it is)."""
+    adjusted = adjust([r.p_value for r in results], correction)
+    if adjusted is None:
+        return list(results)
     return [replace(r, p_adjusted=a) for r, a in zip(results, adjusted)]
 
 
-__all__ = ["apply_holm", "ComparisonResult", "ConfidenceResult", "holm", "METHODS", "MODES"]
+def apply_holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
+    """The same comparisons with ``p_adjusted`` filled in by Holm, all of them one family."""
+    return apply_correction(results, "holm")
+
+
+__all__ = [
+    "adjust", "apply_correction", "apply_holm", "bonferroni", "ComparisonResult",
+    "ConfidenceResult", "CORRECTIONS", "FAMILIES", "holm", "METHODS", "MODES",
+]

@@ -23,7 +23,8 @@ Examples::
     out.baseline.ci, out.comparisons[0].p_value
     paired_test(stats, "base", metric, method="ar", mode="sacrebleu")  # list[ComparisonResult]
     confidence_interval(stats["new"], metric, n=1000, mode="sacrebleu").to_json()
-    apply_holm(all_comparisons_of_the_run)                  # multiple-comparison correction
+    apply_correction(comparisons_of_one_family, "holm")     # multiple-comparison correction
+    power_limit("bootstrap", 1000, 12, "holm", 0.05)        # can 1000 resamples reach alpha?
 """
 
 from __future__ import annotations

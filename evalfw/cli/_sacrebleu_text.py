@@ -60,8 +60,12 @@ def confidence_json(result: ConfidenceResult, width: int) -> dict[str, Any]:
             "confidence": f"μ = {mean} ± {var}"}
 
 
+#: sacreBLEU stars a p-value at most this (it corrects nothing)
+STAR_ALPHA = 0.05
+
+
 def p_value_text(p: float) -> str:
-    return f"(p = {p:.4f})" + ("*" if p <= 0.05 else "")
+    return f"(p = {p:.4f})" + ("*" if p <= STAR_ALPHA else "")
 
 
 def paired_cell(score: float, mean: float | None, ci: float | None, p_value: float | None,

@@ -160,6 +160,17 @@ def _confidence(args: argparse.Namespace, metrics: list[Metric],
     return out
 
 
+def warn_power(method: str, n: int, option: str) -> None:
+    """On stderr only (the text output stays sacreBLEU's): a warning when ``n`` resamples or
+    trials cannot give a p-value sacreBLEU would star, with the ``option`` that would."""
+    from evalfw.analysis.power import describe, power_limit
+
+    limit = power_limit(method, n, 1, "none", st.STAR_ALPHA)
+    if not limit.reachable:
+        sys.stderr.write("evalfw: warning: significance is out of reach: "
+                         f"{describe(limit, setting=option)}\n")
+
+
 def _paired(args: argparse.Namespace, metrics: list[Metric],
             named: list[tuple[str, list[np.ndarray]]], nrefs: int | str
             ) -> list[dict[str, Any]]:
@@ -168,6 +179,7 @@ def _paired(args: argparse.Namespace, metrics: list[Metric],
 
     method = "bootstrap" if args.paired_bs else "ar"
     n = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+    warn_power(method, n, "-pbsn {}" if args.paired_bs else "-parn {}")
     base = named[0][0]
     columns: list[list[str]] = [[f"Baseline: {base}", *(s for s, _ in named[1:])]]
     headers, signatures, out = ["System"], {}, []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from evalfw.analysis.results import CORRECTIONS, FAMILIES
 from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for, write,
                                  write_json)
 from evalfw.limits import LIMITS
@@ -13,13 +14,18 @@ HELP = "paired tests between the same systems of two stored runs (exit 1 on a re
 EPILOG = """examples:
   evalfw compare wmt/20250101T120000Z-001 wmt/20250108T120000Z-001
   evalfw compare runs/wmt/OLD runs/wmt/NEW --metric sacrebleu --alpha 0.01
-  evalfw compare baseline-run candidate-run --format json --correction holm
+  evalfw compare baseline-run candidate-run --format json --correction none
+  evalfw compare wmt/OLD wmt/NEW --family run --correction bonferroni
 
 Both runs must have scored the same test sets (same reference files by sha256, same segment
 count) with identically defined metrics; systems are matched by name. B is tested against A
 on the stored per-segment statistics (default-mode paired bootstrap, seed of run A unless
---seed). Exit status: 0 no significant regression, 1 a significant regression (B worse than
-A, p <= alpha), 2 the runs cannot be compared (the message names what differs).
+--seed). The p-values are corrected as `evalfw run` corrects them by default: Holm within
+each table (a family: the systems of one test set x metric); --family test_set or run widens
+it, --correction bonferroni or none changes the method. A warning on stderr says when the
+samples cannot reach alpha in the largest family, and how many would. Exit status: 0 no
+significant regression, 1 a significant regression (B worse than A, adjusted p <= alpha),
+2 the runs cannot be compared (the message names what differs).
 """
 
 
@@ -43,8 +49,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--samples", "-n", type=LIMITS["ar_trials"].argtype(), metavar="N",
                         help="resamples or trials (default 1000 bootstrap, 10000 AR)")
     parser.add_argument("--seed", type=LIMITS["seed"].argtype(), help="resampling seed (default: run A's seed)")
-    parser.add_argument("--correction", choices=("none", "holm"), default="none",
-                        help="Holm correction across all compared cells (default none)")
+    parser.add_argument("--correction", choices=CORRECTIONS, default="holm",
+                        help="multiple-comparison correction within each family (default "
+                             "holm, as evalfw run)")
+    parser.add_argument("--family", choices=FAMILIES, default="table",
+                        help="which comparisons are corrected together: table (one test set "
+                             "x metric, the default, as evalfw run), test_set, or run (all)")
     add_format(parser, ("table", "json"))
     add_plugins_dir(parser, "load metrics from")
     add_runs_dir(parser)
@@ -69,11 +79,28 @@ def table(data: dict) -> str:
     test = "paired bootstrap" if data["method"] == "bootstrap" else "approximate randomization"
     out = [f"A: {a['experiment']}/{a['version']}", f"B: {b['experiment']}/{b['version']}", "",
            line(head), "  ".join("-" * w for w in widths), *(line(r) for r in rows), "",
-           f"{test}, {data['samples']} samples, seed {data['seed']}, alpha {data['alpha']:g}"
-           + (", Holm-adjusted p" if data["correction"] == "holm" else "")
-           + f": {data['regressions']} regression(s), {data['improvements']} improvement(s)"]
+           f"{test}, {data['samples']} samples, seed {data['seed']}, alpha {data['alpha']:g}, "
+           f"{correction_text(data)}: {data['regressions']} regression(s), "
+           f"{data['improvements']} improvement(s)"]
     out += [f"not compared: {u}" for u in data["unmatched_systems"]]
     return "\n".join(out) + "\n"
+
+
+#: what one family holds under each --family
+_SCOPE = {"table": "the systems of one test set x metric",
+          "test_set": "all metrics and systems of one test set", "run": "every compared cell"}
+
+
+def correction_text(data: dict) -> str:
+    """``Holm-adjusted p within each family of the systems of one test set x metric (3
+    comparisons)``: the correction, its family and the family sizes."""
+    sizes = sorted({r["family_size"] for r in data["comparisons"]})
+    counted = f"{sizes[0]} to {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
+    if data["correction"] == "none":
+        return f"p not corrected ({len(data['comparisons'])} comparisons)"
+    name = {"holm": "Holm", "bonferroni": "Bonferroni"}[data["correction"]]
+    return (f"{name}-adjusted p within each family of {_SCOPE[data['family']]} "
+            f"({counted} comparisons)")
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -87,8 +114,10 @@ def execute(args: argparse.Namespace) -> int:
     run_b = open_run(args.run_b, args.runs_dir)
     result = compare_runs(run_a, run_b, host_for(args), metric=args.metric, alpha=args.alpha,
                           method=args.method, samples=args.samples, seed=args.seed,
-                          correction=args.correction)
+                          correction=args.correction, family=args.family)
     data = result.to_json()
+    if result.power_warning:
+        sys.stderr.write(f"evalfw: warning: {result.power_warning}\n")
     if args.format == "json":
         write_json(data)
     else:

@@ -52,13 +52,20 @@ BOUNDED: dict[tuple[str, ...], str] = {
 
 
 def static_schema() -> dict[str, Any]:
-    """A fresh copy of the shipped schema (no plugin knowledge), bounds from :data:`LIMITS`."""
+    """A fresh copy of the shipped schema (no plugin knowledge), bounds from :data:`LIMITS`,
+    the significance corrections and families from :mod:`evalfw.analysis.results`."""
+    from evalfw.analysis.results import CORRECTIONS, FAMILIES
+
     schema = json.loads(_static_text())
     for path, key in BOUNDED.items():
         node = schema
         for name in path:
             node = node["properties"][name]
         node["minimum"], node["maximum"] = LIMITS[key].low, LIMITS[key].high
+    significance = schema["properties"]["significance"]["properties"]
+    # the choices the analysis implements, written once there
+    significance["correction"]["enum"] = list(CORRECTIONS)
+    significance["family"]["enum"] = list(FAMILIES)
     return schema
 
 

@@ -18,8 +18,9 @@ configured order, separated by ``/``, with ``·`` for "not significant by this t
 Numbers get as many decimals as the metric's scale needs (:func:`places`): 2 on a 0-100 scale,
 4 on a 0-1 scale, so a difference of 0.004 BLEU on 0-1 does not print as ``+0.00``.
 
-:func:`legend` says this in words (with the test, trials, threshold and correction actually
-used), so a table pasted into a paper explains itself. Reporters only read the record.
+:func:`legend` says this in words (with the test, trials, threshold, correction, family and
+family size actually used, and the run's warning when its resamples could not reach alpha),
+so a table pasted into a paper explains itself. Reporters only read the record.
 """
 
 from __future__ import annotations
@@ -162,7 +163,9 @@ class Significance:
         return f"{text} {self.marker_text(cell).ljust(width)}"
 
     def legend(self, latex: bool = False) -> list[str]:
-        """Sentences explaining the intervals and markers (empty without an analysis)."""
+        """Sentences explaining the intervals and markers (empty without an analysis): the
+        tests, alpha, the correction with its family and family sizes, and the warning the
+        run gave when its resamples could not reach alpha."""
         if not self:
             return []
         s = self.settings
@@ -173,17 +176,20 @@ class Significance:
         pm, le = (r"$\pm$", r"$\le$") if latex else ("±", "≤")
         not_mark = r"$\cdot$" if latex else NOT
         seed = self.section.get("seed")
-        baseline = latex_escape(str(s.get("baseline"))) if latex else s.get("baseline")
+        esc = latex_escape if latex else str
+        warning = self.section.get("power_warning")
         return [
             f"{pm}: half-width of the {self.level_text} bootstrap confidence interval "
             f"({s.get('samples')} resamples, seed {seed}, {s.get('mode')} mode).".replace(
                 "%", r"\%" if latex else "%"),
-            f"{marks[BASELINE]}: the baseline, {baseline}.",
+            f"{marks[BASELINE]}: the baseline, {esc(str(s.get('baseline')))}.",
             f"{marks[BETTER]}: significantly better, {marks[WORSE]}: significantly worse than "
-            f"the baseline (p {le} {self.alpha:g} by {test}{corr}); no mark: no significant "
-            "difference.",
+            f"the baseline (p {le} {self.alpha:g} by {test}{esc(corr)}); no mark: no "
+            "significant difference.",
             *([f"Several tests: one mark per test in the order {' / '.join(self._short())}; "
                f"{not_mark}: not significant by that test."] if len(self.methods) > 1 else []),
+            esc(self.family_words()),
+            *([f"Warning: {esc(warning)}."] if warning else []),
         ]
 
     def test_words(self, method: str) -> str:
@@ -197,14 +203,82 @@ class Significance:
         return ["bootstrap" if m == "bootstrap" else "approximate randomization"
                 for m in self.methods]
 
+    @property
+    def correction(self) -> str:
+        return str(self.settings.get("correction"))
+
+    @property
+    def family(self) -> str:
+        """Which comparisons were corrected together; a record without the setting was
+        corrected across its whole run."""
+        return str(self.settings.get("family", "run"))
+
+    @property
+    def adjusted_name(self) -> str | None:
+        """What the adjusted p-values are called (``Holm``), None when nothing was adjusted."""
+        return CORRECTION_NAMES.get(self.correction)
+
+    def family_sizes(self) -> dict[tuple[str, str], int]:
+        """(test set, metric) -> how many comparisons against the baseline were corrected
+        together with that table's (its family's size; without a correction, the table's
+        comparisons), by the first configured test."""
+        method = self.method
+        out = {}
+        for key, table in self.tables.items():
+            recorded = [f["size"] for f in table.get("families", ())
+                        if f["kind"] == "comparisons" and f["method"] == method]
+            if recorded and self.adjusted_name:
+                out[key] = recorded[0]
+                continue
+            # a record without families (written before they were recorded) or without a
+            # correction: count the comparisons the family setting groups
+            scope = self.family if self.adjusted_name else "table"
+            members = [t for t in self.tables.values() if scope == "run" or t is table
+                       or scope == "test_set" and t["test_set"] == table["test_set"]]
+            out[key] = sum(c["method"] == method for t in members for c in t["comparisons"])
+        return out
+
+    def _sizes_text(self, sizes: Mapping[tuple[str, str], int]) -> str:
+        """``8 comparisons in de-en, en-de; 12 in en-ja`` (``8 comparisons`` when every
+        family has 8)."""
+        by_size: dict[int, list[str]] = {}
+        for (test_set, _), size in sizes.items():
+            names = by_size.setdefault(size, [])
+            if test_set not in names:
+                names.append(test_set)
+        if len(by_size) == 1:
+            return f"{next(iter(by_size))} comparisons"
+        return "; ".join(f"{size}{' comparisons' if i == 0 else ''} in {', '.join(names)}"
+                         for i, (size, names) in enumerate(by_size.items()))
+
     def correction_words(self) -> str:
-        """Which multiple-comparison correction the p-values got, in words."""
-        correction = self.settings.get("correction")
-        if correction == "holm":
-            return "Holm-adjusted across the run"
-        if correction == "none":
+        """Which multiple-comparison correction the p-values got, and where, in words."""
+        name = self.adjusted_name
+        if name is not None:
+            return f"{name}-adjusted {FAMILY_WORDS.get(self.family, (self.family,))[0]}"
+        if self.correction == "none":
             return "no multiple-comparison correction"
-        return f"correction {correction}"
+        return f"correction {self.correction}"
+
+    def family_words(self) -> str:
+        """The correction's family and its size(s), as a legend sentence."""
+        sizes = self._sizes_text(self.family_sizes())
+        name = self.adjusted_name
+        if name is None:
+            return f"Multiple comparisons: not corrected; {sizes} per table."
+        scope, family = FAMILY_WORDS.get(self.family, (self.family, self.family))
+        return (f"Multiple comparisons: {name} correction {scope}, a family being "
+                f"{family}: {sizes}.")
+
+
+#: what the adjusted p-values of each correction are called
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni"}
+#: each family setting: where the correction applies, and what one family holds
+FAMILY_WORDS = {
+    "table": ("within each table", "one test set x metric x test"),
+    "test_set": ("within each test set", "all metrics of one test set, one test"),
+    "run": ("across the run", "all test sets and metrics, one test"),
+}
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",

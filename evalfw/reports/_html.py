@@ -66,7 +66,8 @@ def results_table(record: Mapping[str, Any], sig: Significance) -> str:
                     body += f' <span class="ci">±{cell.ci:.{places}f}</span>'
                 if cell.p_value is not None:
                     attrs["data-p"] = repr(cell.p_value)
-                    attrs["title"] = parts.p_text(cell.p_value, cell.p_adjusted)
+                    attrs["title"] = parts.p_text(cell.p_value, cell.p_adjusted,
+                                                  sig.adjusted_name)
                 if any(cell.markers):  # one per configured test, as the legend says
                     body += f' <span class="mark">{escape(sig.marker_text(cell))}</span>'
                 cls.append({"°": "baseline", "†": "better", "‡": "worse"}.get(cell.marker, ""))

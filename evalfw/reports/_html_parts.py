@@ -14,9 +14,10 @@ from typing import Any
 from evalfw.reports._cells import METHOD_WORDS, Significance, significant
 
 
-def p_text(p: float, adjusted: float | None) -> str:
+def p_text(p: float, adjusted: float | None, correction: str | None = "Holm") -> str:
     text = f"p = {p:.4g}"
-    return text + (f", Holm-adjusted p = {adjusted:.4g}" if adjusted is not None else "")
+    return text + (f", {correction}-adjusted p = {adjusted:.4g}" if adjusted is not None
+                   else "")
 
 
 def anchor(*names: str) -> str:
@@ -40,7 +41,7 @@ def settings_note(sig: Significance) -> str:
     if s.get("method") in ("ar", "both"):
         items.append(f"{s.get('ar_trials')} AR trials")
     items += [f"seed {sig.section.get('seed')}", f"α = {sig.alpha:g}",
-              f"correction {escape(str(s.get('correction')))}"]
+              f"correction {escape(sig.correction)}", f"family {escape(sig.family)}"]
     return f"<p class=\"note\">{' · '.join(items)}. p-values are two-sided in default mode.</p>"
 
 
@@ -69,7 +70,7 @@ def comparisons_table(table: Mapping[str, Any], alpha: float, higher_is_better: 
                       places: int = 2) -> str:
     """Paired tests against the baseline (and all pairs, when run); differences get
     ``places`` decimals (the metric's scale)."""
-    head = ["System", "Test", "Δ score", "Δ interval", "p", "p (Holm)", "significant"]
+    head = ["System", "Test", "Δ score", "Δ interval", "p", "p (adjusted)", "significant"]
     rows = _comparison_rows(table["comparisons"], alpha, False, higher_is_better, places)
     out = ""
     if rows:

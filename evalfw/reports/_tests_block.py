@@ -22,8 +22,8 @@ def header(sig: Significance) -> list[str]:
     out = ["test set", "metric", "system", "delta"]
     for method in sig.methods:
         out.append(f"p {SHORT[method]}")
-        if sig.settings.get("correction") == "holm":
-            out.append("Holm")
+        if sig.adjusted_name:
+            out.append(sig.adjusted_name)
     return out
 
 
@@ -46,7 +46,7 @@ def rows(sig: Significance) -> list[list[str]]:
             row = [test_set, metric, system, delta]
             for comp in comps:
                 row.append(_p(comp, "p_value"))
-                if sig.settings.get("correction") == "holm":
+                if sig.adjusted_name:
                     row.append(_p(comp, "p_adjusted"))
             out.append(row)
     return out

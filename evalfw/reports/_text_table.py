@@ -85,9 +85,11 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
         tests = _tests_block.rows(sig)
         if tests:
             head = _tests_block.header(sig)
-            explained = len(sig.methods) > 1 or sig.settings.get("correction") == "holm"
+            name = sig.adjusted_name
+            explained = len(sig.methods) > 1 or name is not None
             heading = f"{_tests_block.TITLE} (p boot: paired bootstrap, p AR: approximate " \
-                "randomization, Holm: the adjusted p):" if explained else f"{_tests_block.TITLE}:"
+                f"randomization{f', {name}: the adjusted p' if name else ''}):" if explained \
+                else f"{_tests_block.TITLE}:"
             out += ["", *_wrap([heading], width)]
             widths = [max(len(r[i]) for r in [head, *tests]) for i in range(len(head))]
             for n, block in enumerate(column_blocks(widths, width, fixed=3)):

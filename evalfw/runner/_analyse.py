@@ -13,11 +13,16 @@ analysed metric (corpus level) it stores in ``record["significance"]["tables"]``
   tests against the baseline.
 
 With ``correction: holm`` (the default in mode ``default``; mode ``sacrebleu`` defaults to
-``none``, as sacreBLEU corrects nothing) the p-values are adjusted across *all* comparisons of
-the run made with the same method (every test set, metric and system). The all-pairs tests and the bucket
-tests are families of their own, so asking for them never changes the main table's markers.
-The seed is the config's seed and is recorded, so ``evalfw verify`` reproduces every number.
-Drill-down texts and sentence exports are :mod:`evalfw.runner._drilldown`.
+``none``, as sacreBLEU corrects nothing; ``bonferroni`` is the third choice) the p-values are
+adjusted within each family: by default the comparisons of one table (one test set x one
+metric x one test method), or ``family: test_set`` / ``run`` (:mod:`evalfw.runner._families`).
+The all-pairs tests and the bucket tests are families of their own, so asking for them never
+changes the main table's markers. Each table records its families and their sizes; the
+section's ``power`` says, per kind of test and method, the smallest p-value the resamples
+allow in the largest family, and ``power_warning`` says so in words when that cannot reach
+alpha (given on stderr before resampling: :func:`planned_warning`). The seed is the config's
+seed and is recorded, so ``evalfw verify`` reproduces every number. Drill-down texts and
+sentence exports are :mod:`evalfw.runner._drilldown`.
 """
 
 from __future__ import annotations
@@ -25,91 +30,24 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from evalfw.analysis.buckets import bucketed_analysis
-from evalfw.analysis import significance as sig
-from evalfw.analysis.results import ComparisonResult, ConfidenceResult, apply_holm
 from evalfw.errors import ConfigError, EvalfwError, suggest
-from evalfw.runner import _side_by_side as side_by_side
+from evalfw.runner import _families, _side_by_side as side_by_side
 from evalfw.runner._evaluate import build_metrics
+from evalfw.runner._settings import Plan, Settings
+from evalfw.runner._table import analyse_table, bucket_tests, table_parts
+from evalfw.runner.progress import StageWork
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from evalfw.analysis.bucketing import Bucketer
     from evalfw.config import ExperimentConfig
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
-    from evalfw.metrics.base import Metric, SegmentLengths
     from evalfw.runner._evaluate import Evaluation, Progress
-    from evalfw.runner._side_by_side import Share
 
-KEY = "significance"
-
-
-def defaults() -> dict[str, Any]:
-    """The ``significance`` keys' defaults, read from the config schema (written once)."""
-    from evalfw.config.schema import static_schema
-
-    props = static_schema()["properties"][KEY]["properties"]
-    return {k: v["default"] for k, v in props.items() if "default" in v}
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The ``significance:`` block with defaults filled in."""
-
-    baseline: str
-    method: str = "bootstrap"
-    samples: int = 1000
-    ar_trials: int = 10000
-    confidence: float = 0.95
-    alpha: float = 0.05
-    mode: str = "default"
-    correction: str = "holm"
-    all_pairs: bool = False
-    metrics: tuple[str, ...] | None = None
-    buckets: Any = False
-    sentence_export: tuple[str, ...] = ()
-    worst_segments: int = 5
-    drilldown_metric: str | None = None
-
-    @classmethod
-    def from_config(cls, block: Mapping[str, Any]) -> Settings:
-        data = {**defaults(), **dict(block)}
-        # resolved here and stored in the record's settings, so a record says which correction
-        # its p-values got whatever the default was when it was written
-        data.setdefault("correction", "holm" if data["mode"] == "default" else "none")
-        metrics = data.get("metrics")
-        return cls(**{**data, "metrics": tuple(metrics) if metrics else None,
-                      "sentence_export": tuple(data["sentence_export"])})
-
-    @property
-    def methods(self) -> tuple[str, ...]:
-        """Test methods to run; the first one decides the table markers."""
-        return ("bootstrap", "ar") if self.method == "both" else (self.method,)
-
-    def trials(self, method: str) -> int:
-        return self.samples if method == "bootstrap" else self.ar_trials
-
-    def to_json(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        out["metrics"] = list(self.metrics) if self.metrics else None
-        out["sentence_export"] = list(self.sentence_export)
-        return out
-
-
-@dataclass
-class Plan:
-    """What :func:`prepare` checked: settings, the analysed metrics, the bucketer, the seed."""
-
-    settings: Settings
-    metrics: list[str]
-    bucketer: Bucketer | None
-    seed: int
-    tables: list[dict[str, Any]] = field(default_factory=list)
+__all__ = ["analyse", "Analysis", "analyse_table", "Plan", "planned_warning", "prepare",
+           "Settings", "with_files"]
 
 
 def _where(cfg: ExperimentConfig, key: str) -> str:
@@ -171,90 +109,6 @@ def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
 # ----------------------------------------------------------------------------- analysis
 
 
-def _ticker(progress: Progress | None, label: str) -> Callable[[int, int], None] | None:
-    if progress is None:
-        return None
-    return lambda done, total: progress(done, total, label)
-
-
-def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
-    """sacreBLEU-mode paired bootstrap: the intervals ``--paired-bs`` prints (the baseline's
-    and each system's, from the paired resamples)."""
-    if out.baseline is None:
-        return ()
-    return (out.baseline, *(ConfidenceResult(c.system, c.score, c.mean, c.ci, c.lower, c.upper,
-                                             c.n, out.baseline.level, c.seed, c.mode)
-                            for c in out.comparisons))
-
-
-def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
-                  test_set: str, label: str, progress: Progress | None = None,
-                  lengths: Callable[[], SegmentLengths] | None = None,
-                  executor: Executor | Share | None = None) -> dict[str, Any]:
-    """Intervals, paired tests, all pairs and buckets of one test set x metric (``label``:
-    its name in the config). ``lengths`` gives the baseline's segment lengths for buckets when
-    the metric reports none; ``executor`` runs blocks of resamples (buckets run here)."""
-    s = plan.settings
-    if executor is not None and not executor.remote and executor.parallelism < 2:
-        executor = None  # one job at a time here: the blocks as before, without any hand-over
-    ordered = {s.baseline: stats[s.baseline], **{k: v for k, v in stats.items()
-                                                  if k != s.baseline}}
-    where = f"significance {test_set}/{label}"
-    comparisons: list[ComparisonResult] = []
-    intervals = ()
-    for method in s.methods:
-        out = sig.paired_analysis(ordered, s.baseline, metric, method, s.trials(method),
-                                  plan.seed, s.mode, s.confidence,
-                                  _ticker(progress, f"{where} {method}"), executor)
-        comparisons += out.comparisons
-        intervals = intervals or out.intervals or _paired_intervals(out)
-    if not intervals:  # AR alone: intervals as sacreBLEU's `--confidence` computes them
-        intervals = tuple(sig.confidence_intervals(
-            ordered, metric, s.samples, plan.seed, s.mode, s.confidence,
-            _ticker(progress, f"{where} intervals"), executor))
-    pairs: list[ComparisonResult] = []
-    if s.all_pairs:
-        for method in s.methods:
-            pairs += sig.all_pairs(ordered, metric, method, s.trials(method), plan.seed,
-                                   s.confidence, _ticker(progress, f"{where} pairs"),
-                                   executor).comparisons
-    buckets = None
-    if plan.bucketer is not None:
-        seg_lengths = metric.lengths(ordered[s.baseline])
-        if seg_lengths is None:
-            if lengths is None:
-                raise ConfigError(f"metric '{label}' reports no segment lengths to bucket by")
-            seg_lengths = lengths()
-        results = bucketed_analysis(ordered, s.baseline, metric, plan.bucketer, seg_lengths,
-                                    s.methods[0], s.trials(s.methods[0]), plan.seed, s.mode,
-                                    s.confidence)
-        buckets = {"bucketer": {"name": plan.bucketer.name, "version": plan.bucketer.version,
-                                **dict(plan.bucketer.options)},
-                   "results": [b.to_json() for b in results]}
-    return {"test_set": test_set, "metric": label, "baseline": s.baseline,
-            "segments": len(ordered[s.baseline]), "systems": list(ordered),
-            "intervals": [i.to_json() for i in intervals],
-            "comparisons": [c.to_json() for c in comparisons],
-            "pairs": [c.to_json() for c in pairs], "buckets": buckets}
-
-
-def correct(tables: list[dict[str, Any]]) -> None:
-    """Holm across the run: one family per method for the main comparisons and all pairs,
-    one per method for the bucket comparisons. Fills ``p_adjusted`` in place."""
-    families: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for table in tables:
-        for key in ("comparisons", "pairs"):
-            for c in table[key]:
-                families.setdefault((key, c["method"]), []).append(c)
-        for bucket in (table["buckets"] or {}).get("results", []):
-            for c in bucket["comparisons"]:
-                families.setdefault(("bucket", c["method"]), []).append(c)
-    for items in families.values():
-        results = [ComparisonResult(**c) for c in items]
-        for c, adjusted in zip(items, apply_holm(results)):
-            c["p_adjusted"] = adjusted.p_adjusted
-
-
 @dataclass(frozen=True)
 class Analysis:
     """The record's ``significance`` section and the files to store beside the record."""
@@ -264,35 +118,54 @@ class Analysis:
 
 
 def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
-            progress: Progress | None = None, executor: Executor | None = None) -> Analysis:
+            progress: Progress | None = None, executor: Executor | None = None,
+            warn: Callable[[str], None] | None = None) -> Analysis:
     """Everything of the module docstring, plus drill-down texts and sentence exports
-    (resampling blocks on ``executor``, with the same numbers)."""
+    (resampling blocks on ``executor``, with the same numbers). ``warn`` hears, before any
+    resampling, when bucket tests cannot reach alpha (comparisons: :func:`planned_warning`)."""
     from evalfw.runner import _drilldown as drilldown
 
-    if progress is not None and executor is not None and executor.remote:
-        progress = side_by_side.serialised(progress)  # tables may report from several threads
+    s = plan.settings
     # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of resamples
     # and segments would repeat the warnings the scoring already showed once
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        calls = [side_by_side.named(functools.partial(
-            analyse_table, plan, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label),
-            ts.name, label, progress,
-            lambda ts=ts: drilldown.text_lengths(ts, ev, plan.settings.baseline)),
+        tables = [(ts, label, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label),
+                   functools.cache(lambda ts=ts: drilldown.text_lengths(ts, ev, s.baseline)))
+                  for ts in cfg.test_sets for label in plan.metrics]
+        if plan.bucketer is not None:
+            counts = {(ts.name, label): bucket_tests(plan, metric, stats, label, lengths)
+                      for ts, label, metric, stats, lengths in tables}
+            text = _families.warning(_families.planned_limits(cfg, s, plan.metrics, counts))
+            if text and warn is not None:
+                warn(text)
+        work = StageWork(progress, len(tables) * sum(
+            size for _, size in table_parts(s, plan.bucketer is not None))) \
+            if progress is not None else None
+        calls = [side_by_side.named(
+            functools.partial(analyse_table, plan, metric, stats, ts.name, label, work, lengths),
             f"the significance table of test set '{ts.name}', metric '{label}'")
-            for ts in cfg.test_sets for label in plan.metrics]
-        tables = side_by_side.each(calls, executor)
-        if plan.settings.correction == "holm":
-            correct(tables)
-        plan.tables = tables
-        files, exports = drilldown.sentence_exports(ev, cfg, plan.settings.sentence_export)
+            for ts, label, metric, stats, lengths in tables]
+        results = side_by_side.each(calls, executor)
+        _families.correct(results, s.correction, s.family)
+        plan.tables = results
+        files, exports = drilldown.sentence_exports(ev, cfg, s.sentence_export)
         worst = drilldown.worst_segments(
-            ev, cfg, plan.settings.baseline,
-            drilldown.drilldown_metric(cfg, plan.settings.drilldown_metric),
-            plan.settings.worst_segments)
-    section = {"settings": plan.settings.to_json(), "seed": plan.seed, "tables": tables,
-               "drilldown": worst, "exports": exports}
+            ev, cfg, s.baseline, drilldown.drilldown_metric(cfg, s.drilldown_metric),
+            s.worst_segments)
+    limits = _families.limits(results, s)
+    section = {"settings": s.to_json(), "seed": plan.seed, "tables": results,
+               "power": limits, "drilldown": worst, "exports": exports}
+    text = _families.warning(limits)
+    if text and s.mode != "sacrebleu":  # sacreBLEU mode: the warning goes to stderr only
+        section["power_warning"] = text
     return Analysis(section, files)
+
+
+def planned_warning(plan: Plan, cfg: ExperimentConfig) -> str | None:
+    """Before scoring: the warning when the comparisons (or all pairs) the config asks for
+    cannot reach alpha with its resamples and trials (None when they can)."""
+    return _families.warning(_families.planned_limits(cfg, plan.settings, plan.metrics))
 
 
 def with_files(render: Callable[[Mapping[str, Any]], Mapping[str, str]],

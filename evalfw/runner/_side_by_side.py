@@ -8,24 +8,11 @@ costs a few milliseconds on a cluster) while a lone table still spreads over eve
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from evalfw.executors.base import Executor
-    from evalfw.runner._evaluate import Progress
-
-
-def serialised(progress: Progress) -> Progress:
-    """``progress`` called by one thread at a time (tables report from several)."""
-    lock = threading.Lock()
-
-    def call(done: int, total: int, label: str) -> None:
-        with lock:
-            progress(done, total, label)
-
-    return call
 
 
 class Share:
@@ -81,4 +68,4 @@ def each(calls: list[Callable[[Executor | Share | None], dict[str, Any]]],
         pool.shutdown(wait=True)
 
 
-__all__ = ["each", "named", "serialised", "Share"]
+__all__ = ["each", "named", "Share"]

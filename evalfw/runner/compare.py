@@ -8,10 +8,14 @@ are matched by name; systems present in one run only are listed, not tested.
 
 For every test set x metric x common system, run B's statistics are tested against run A's
 (A is the baseline) with the default-mode paired bootstrap (or AR) on the stored per-segment
-statistics, so no text is read. A *regression* is a significant difference (p <= alpha,
-Holm-adjusted when asked) with B worse than A in the metric's direction (a lower BLEU, a
-higher TER); :func:`check` raises :class:`~evalfw.errors.RegressionDetected` (exit status 1)
-when there is one.
+statistics, so no text is read. The p-values are corrected as ``evalfw run`` corrects them,
+with the same defaults: Holm within each family, a family being the systems of one test set
+x metric (``family: table``; or ``test_set``, or ``run``: every compared cell). A
+*regression* is a significant difference (p <= alpha, adjusted unless ``correction`` is
+``none``) with B worse than A in the metric's direction (a lower BLEU, a higher TER);
+:func:`check` raises :class:`~evalfw.errors.RegressionDetected` (exit status 1) when there is
+one. When the samples cannot reach alpha in the largest family, the result's
+``power_warning`` says so (:mod:`evalfw.analysis.power`).
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.analysis import significance as sig
-from evalfw.analysis.results import apply_holm
+from evalfw.analysis.power import power_limit
+from evalfw.analysis.results import METHODS, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
+from evalfw.runner._families import family_key, warning
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,12 +53,20 @@ class Comparison:
     def regressions(self) -> list[dict[str, Any]]:
         return [r for r in self.rows if r["verdict"] == "regression"]
 
+    @property
+    def power_warning(self) -> str | None:
+        """Why no difference can be significant with these samples (None when one can)."""
+        power = self.settings.get("power")
+        return warning([power], dict.fromkeys(METHODS, "--samples {}")) if power else None
+
     def to_json(self) -> dict[str, Any]:
         def who(run: StoredRun) -> dict[str, str]:
             return {"experiment": run.record["experiment"], "version": run.record["version"],
                     "path": str(run.path)}
 
+        warning = self.power_warning
         return {"run_a": who(self.run_a), "run_b": who(self.run_b), **self.settings,
+                **({"power_warning": warning} if warning else {}),
                 "comparisons": self.rows, "unmatched_systems": self.unmatched,
                 "regressions": len(self.regressions),
                 "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
@@ -173,7 +187,7 @@ def _direction(record: Mapping[str, Any], label: str) -> bool:
 def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                  metric: str | None = None, alpha: float = 0.05, method: str = "bootstrap",
                  samples: int | None = None, seed: int | None = None,
-                 correction: str = "none") -> Comparison:
+                 correction: str = "holm", family: str = "table") -> Comparison:
     """Test every common system of B against the same system of A (see module docstring)."""
     a, b = run_a.record, run_b.record
     metrics = _metrics(a, b, metric)
@@ -184,7 +198,8 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
     seed = a["seed"] if seed is None else seed
     n = samples or sig.DEFAULT_N[method]
     result = Comparison(run_a, run_b, {"metric": metric, "alpha": alpha, "method": method,
-                                       "samples": n, "seed": seed, "correction": correction})
+                                       "samples": n, "seed": seed, "correction": correction,
+                                       "family": family})
     arrays_a, arrays_b = run_a.segments(), run_b.segments()
     comps, where = [], []
     for ts in a["test_sets"]:
@@ -207,18 +222,31 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
     if not comps:
         raise EvalfwError("the runs have no system in common (systems are matched by name): "
                           + "; ".join(result.unmatched))
-    if correction == "holm":
-        comps = apply_holm(comps)
-    for (ts_name, m, system, scale, higher_is_better), c in zip(where, comps):
+    keys = [family_key(family, "comparisons", method, ts_name, m) for ts_name, m, *_ in where]
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    adjusted: list[float | None] = [None] * len(comps)
+    for members in groups.values():
+        for i, value in zip(members, adjust([comps[i].p_value for i in members], correction)
+                            or ()):
+            adjusted[i] = value
+    for (ts_name, m, system, scale, higher_is_better), c, p_adj, key in zip(
+            where, comps, adjusted, keys):
+        p = c.p_value if p_adj is None else p_adj
         verdict = "no significant change"
-        if c.significant(alpha) and c.delta != 0:
+        if p <= alpha and c.delta != 0:
             verdict = "improvement" if (c.delta > 0) == higher_is_better else "regression"
         result.rows.append({"test_set": ts_name, "metric": m, "system": system,
                             "score_a": c.baseline_score, "score_b": c.score, "delta": c.delta,
-                            "p_value": c.p_value, "p_adjusted": c.p_adjusted,
+                            "p_value": c.p_value, "p_adjusted": p_adj,
+                            "family_size": len(groups[key]),
                             "delta_lower": c.delta_lower, "delta_upper": c.delta_upper,
                             "score_scale": scale, "higher_is_better": higher_is_better,
                             "verdict": verdict})
+    largest = max(len(members) for members in groups.values())
+    result.settings["power"] = {"kind": "comparisons", "family": family,
+                                **power_limit(method, n, largest, correction, alpha).to_json()}
     return result
 
 

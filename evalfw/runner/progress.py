@@ -10,17 +10,25 @@ the latter.
   with the stage ``n/N``, the work done, elapsed time and an ETA; it leaves nothing behind.
 - :class:`LogProgress` (a pipe, a file, CI): one line per finished stage, e.g.
   ``evalfw: [2/4] statistics: 132 cells in 3.1 s``, so a long run is never silent.
+
+A stage whose work comes in parts that count on their own (the significance tables, each
+with its tests) reports through :class:`StageWork`: one running total over the whole stage,
+so the bar fills once per stage and its ETA is the stage's. A warning during a run (e.g.
+that the resamples cannot reach alpha) goes through :func:`warn`: the progress object's
+``warning`` line when it has one, else Python's :mod:`warnings`.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-__all__ = ["BarProgress", "for_stream", "LogProgress", "StageProgress", "Stages"]
+__all__ = ["BarProgress", "for_stream", "LogProgress", "StagePart", "StageProgress", "Stages",
+           "StageWork", "warn"]
 
 
 class StageProgress:
@@ -36,6 +44,11 @@ class StageProgress:
     def __call__(self, done: int, total: int, label: str) -> None:
         pass
 
+    def warning(self, text: str) -> None:
+        """A warning during the run, as ``evalfw: warning: <text>`` on stderr."""
+        sys.stderr.write(f"evalfw: warning: {text}\n")
+        sys.stderr.flush()
+
     def close(self) -> None:
         pass
 
@@ -50,6 +63,10 @@ class LogProgress(StageProgress):
                        seconds: float) -> None:
         what = f": {detail}" if detail else ""
         self.stream.write(f"evalfw: [{index}/{count}] {name}{what} in {seconds:.1f} s\n")
+        self.stream.flush()
+
+    def warning(self, text: str) -> None:
+        self.stream.write(f"evalfw: warning: {text}\n")
         self.stream.flush()
 
 
@@ -83,6 +100,11 @@ class BarProgress(StageProgress):
             self.task = self.bar.add_task(label, total=None)
         self.bar.update(self.task, completed=done, total=total,
                         description=f"{self.stage} {label}".strip())
+
+    def warning(self, text: str) -> None:
+        # printed above the live bar, which stays where it is
+        self.console.print(f"evalfw: warning: {text}", markup=False, highlight=False,
+                           soft_wrap=True)
 
     def close(self) -> None:
         self.bar.stop()
@@ -122,3 +144,53 @@ class Stages:
         hook = getattr(self.progress, "stage_finished", None)
         if hook is not None:
             hook(self.index, self.count, name, self.detail, time.monotonic() - started)
+
+
+def warn(progress: Any, text: str) -> None:
+    """``text`` as a warning of the run: the ``warning`` line of ``progress`` when it has one
+    (the command line's bar or log), else a :class:`~evalfw.errors.PowerWarning` through
+    Python's :mod:`warnings` (a notebook shows it under the cell)."""
+    hook = getattr(progress, "warning", None)
+    if hook is not None:
+        hook(text)
+        return
+    import warnings
+
+    from evalfw.errors import PowerWarning
+
+    warnings.warn(text, PowerWarning, stacklevel=3)
+
+
+class StagePart:
+    """One part of a :class:`StageWork`: call it with the part's own ``(done, total)``;
+    :meth:`complete` marks it done whether or not it reported (some tests do not count)."""
+
+    def __init__(self, work: StageWork, key: Hashable, size: int, label: str) -> None:
+        self.work, self.key, self.size, self.label = work, key, size, label
+
+    def __call__(self, done: int, total: int) -> None:
+        self.work.advance(self.key, self.size * min(done, total) // max(total, 1), self.label)
+
+    def complete(self) -> None:
+        self.work.advance(self.key, self.size, self.label)
+
+
+class StageWork:
+    """The work of one stage as parts of known size, reported to ``progress`` (a callable
+    taking ``(done, total, label)``, or None) as one total over the stage. Parts may report
+    from several threads."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress = progress
+        self.total = total
+        self.done: dict[Hashable, int] = {}
+        self.lock = threading.Lock()
+
+    def part(self, key: Hashable, size: int, label: str) -> StagePart:
+        return StagePart(self, key, size, label)
+
+    def advance(self, key: Hashable, done: int, label: str) -> None:
+        with self.lock:
+            self.done[key] = max(done, self.done.get(key, 0))
+            if self.progress is not None:
+                self.progress(sum(self.done.values()), self.total, label)

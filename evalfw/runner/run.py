@@ -177,7 +177,7 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     statistics jobs, ``store=False`` keeps the record in memory, ``cache=False`` recomputes
     every statistic."""
     from evalfw.runner import _analyse as significance
-    from evalfw.runner.progress import Stages
+    from evalfw.runner.progress import Stages, warn
 
     from evalfw.host.portable import make_portable
 
@@ -189,6 +189,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         render = report_files(host, cfg)  # unknown reporters fail before scoring
         plan = significance.prepare(cfg, host)  # so does a bad significance block
         stages.count = 4 if plan else 3
+        # before anything is scored: resamples that cannot reach alpha make the run pointless
+        note = significance.planned_warning(plan, cfg) if plan else None
+        if note:
+            warn(progress, note)
         st.detail = (f"{len(cfg.test_sets)} test set(s), {len(cfg.metrics)} metric(s), "
                      f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
     if executor is None:
@@ -200,7 +204,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
             st.detail = f"{len(ev.cells)} cells"
         if plan:
             with stages.stage("significance") as st:
-                analysis = significance.analyse(plan, cfg, host, ev, progress, executor)
+                # once per run: the bucket tests' warning only when none was given yet
+                analysis = significance.analyse(
+                    plan, cfg, host, ev, progress, executor,
+                    None if note else lambda text: warn(progress, text))
                 st.detail = f"{len(analysis.section['tables'])} table(s)"
     with stages.stage("store" if store else "record") as st:
         segments = encode_segments(ev.arrays)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.errors import EvalfwError, InputError, RecordError
+from evalfw.errors import EvalfwError, InputError, PowerWarning, RecordError
 from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
@@ -227,7 +228,11 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     trust.require(base / config, "the record's config")
     old_arrays = load_segments(stored.path, record)
     check_inputs(record, base, verdict, trust)
-    overrides: Iterable[str] = [o["set"] for o in record["command"]["overrides"]]
+    overrides: list[str] = [o["set"] for o in record["command"]["overrides"]]
+    settings = (record.get("significance") or {}).get("settings", {})
+    if settings and "family" not in settings:
+        # written when every correction ran across the whole run: re-run it that way
+        overrides.append("significance.family=run")
     if host is None:
         host = PluginHost.create()
     try:
@@ -235,9 +240,12 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
             cfg, host = load_config(config, overrides, host,
                                     trusted_plugin_dirs=trusted_plugin_dirs(host))
             check_config_files(cfg, trust)
-            # here, serially: where the run's jobs ran changes no number
-            outcome = run_experiment(cfg, host=host, store=False, cache=False,
-                                     executor=Serial())
+            # here, serially: where the run's jobs ran changes no number; the run warned
+            # already if its resamples could not reach alpha (the record says so)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PowerWarning)
+                outcome = run_experiment(cfg, host=host, store=False, cache=False,
+                                         executor=Serial())
     except RecordError:
         raise
     except EvalfwError as exc:
@@ -283,6 +291,13 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
         b = {**b, "drilldown": a.get("drilldown"),
              "settings": {k: v for k, v in b.get("settings", {}).items()
                           if k != "drilldown_metric"}}
+    if "family" not in a.get("settings", {}):
+        # written before families and power limits were recorded: the re-run corrected
+        # across the run as that record did, and only what it recorded is compared
+        b = {**{k: v for k, v in b.items() if k in a},
+             "settings": {k: v for k, v in b.get("settings", {}).items() if k != "family"},
+             "tables": [{k: v for k, v in t.items() if k != "families"}
+                        for t in b.get("tables") or []]}
     return significance_differences(a, b)
 
 

@@ -50,6 +50,23 @@ def test_paired_table_identical(capsys, flags):
     assert _ours(capsys, "-r", "ref.A.txt", "-i", *systems, *flags) == theirs
 
 
+@pytest.mark.parametrize("flags,option", [(["--paired-bs", "-pbsn", "10"], "-pbsn 19"),
+                                          (["--paired-ar", "-parn", "12"], "-parn 19")])
+def test_too_few_resamples_warn_on_stderr_and_print_sacrebleus_bytes(capsys, flags, option):
+    """1/(n + 1) > 0.05: nothing can be starred; stdout stays sacreBLEU's, byte for byte."""
+    systems = ["sys/Online-W.txt", "sys/Online-B.txt", "sys/Online-Y.txt"]
+    theirs = _sacrebleu("ref.A.txt", "-i", *systems, *flags)
+    capsys.readouterr()
+    assert main(["score", "-r", "ref.A.txt", "-i", *systems, *flags]) == 0
+    out, err = capsys.readouterr()
+    assert out == theirs and "out of reach" not in out
+    assert err.count("evalfw: warning: significance is out of reach") == 1
+    assert f"no comparison can be significant; 19 {'resamples' if 'bs' in option else 'trials'}" \
+        f" would reach alpha ({option})" in err
+    assert main(["score", "-r", "ref.A.txt", "-i", *systems, flags[0], flags[1], "19"]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
 def test_confidence_line_identical_with_seed(capsys, monkeypatch):
     args = ["-i", "sys/PROMT.txt", "--confidence", "-cin", "300", "-w", "3"]
     theirs = _sacrebleu("ref.A.txt", "ref.B.txt", *args, seed="77")

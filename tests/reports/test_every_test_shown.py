@@ -1,6 +1,7 @@
 """Terminal and Markdown tables show every configured paired test (bootstrap and approximate
-randomization), and every legend names the multiple-comparison correction: Holm by default in
-evalfw's default mode, none in sacreBLEU mode, and a record's own setting when it has one."""
+randomization), and every legend names the multiple-comparison correction, its family and the
+family's size: Holm within each table by default in evalfw's default mode, none in sacreBLEU
+mode, and a record's own settings when it has them (across the run when it names no family)."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def test_terminal_and_markdown_list_both_p_values(both):
             assert f"{c['p_value']:.4f}" in line
     for out in (text, md):
         assert "by paired bootstrap resampling with 200 resamples and by paired approximate " \
-               "randomization with 200 trials, Holm-adjusted across the run" in out
+               "randomization with 200 trials, Holm-adjusted within each table" in out
         assert "one mark per test in the order bootstrap / approximate randomization" in out
 
 
@@ -115,9 +116,13 @@ def legends(record) -> list[str]:
             LatexReporter().render(record), html(record)]
 
 
-def test_every_legend_names_the_correction(both):
+FAMILY = ("Multiple comparisons: Holm correction within each table, a family being one "
+          "test set x metric x test: 2 comparisons.")
+
+
+def test_every_legend_names_the_correction_its_family_and_size(both):
     for out in legends(both):
-        assert "Holm-adjusted across the run" in out
+        assert "Holm-adjusted within each table" in out and FAMILY in out
     older = copy.deepcopy(both)  # a record written with correction none keeps it
     older["significance"]["settings"]["correction"] = "none"
     for t in older["significance"]["tables"]:
@@ -125,6 +130,33 @@ def test_every_legend_names_the_correction(both):
             c["p_adjusted"] = None
     for out in legends(older):
         assert "no multiple-comparison correction" in out and "Holm-adjusted" not in out
+        assert "Multiple comparisons: not corrected; 2 comparisons per table." in out
+
+
+def test_a_record_without_a_family_was_corrected_across_its_run(both):
+    older = copy.deepcopy(both)
+    del older["significance"]["settings"]["family"]
+    for t in older["significance"]["tables"]:
+        del t["families"]
+    for out in legends(older):
+        assert "Holm-adjusted across the run" in out
+        assert ("Holm correction across the run, a family being all test sets and metrics, "
+                "one test: 4 comparisons.") in out
+
+
+def test_family_sizes_differ_by_test_set(tmp_path):
+    """Two test sets with 2 and 1 compared systems: the legend gives each size."""
+    sample = REPO / "configs" / "sample"
+    text = CONFIG.format(root=sample, out=tmp_path / "runs", block="  samples: 100\n")
+    text = text.replace("metrics:", f"""  - name: two
+    langs: en-de
+    references: ["{{data_root}}/en-de/ref.A.txt"]
+    systems: {{Medium: "{{data_root}}/en-de/sys/Medium.txt", Weak: "{{data_root}}/en-de/sys/Weak.txt"}}
+metrics:""")
+    record = run(str(write_config(tmp_path / "c.yaml", text))).record
+    for out in legends(record):
+        assert "a family being one test set x metric x test: 2 comparisons in en-de; 1 in two." \
+            in out
 
 
 def test_sacrebleu_mode_keeps_no_correction(tmp_path):

@@ -129,10 +129,39 @@ def test_holm_and_alpha(tmp_path, capsys):
     a = setup(tmp_path / "a")
     b = setup(tmp_path / "b", strong=damaged(0.6))
     assert main(["compare", a, b, "--alpha", "0.0001", "-n", "200"]) == 0  # p >= 1/201
-    capsys.readouterr()
+    err = capsys.readouterr().err  # and it says so before anyone wonders
+    assert "evalfw: warning: significance is out of reach: with 200 paired bootstrap " \
+        "resamples" in err and "(--samples 19999)" in err
     assert main(["compare", a, b, "--correction", "holm", "-f", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert all(r["p_adjusted"] is not None for r in data["comparisons"])
+
+
+def test_holm_within_each_table_by_default_as_run(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.3, seed=2))
+    assert main(["compare", a, b, "-f", "json", "-n", "300"]) in (0, 1)
+    data = json.loads(capsys.readouterr().out)
+    assert (data["correction"], data["family"]) == ("holm", "table")
+    from evalfw.analysis.results import bonferroni, holm
+
+    for metric in ("bleu", "nltk"):  # one family per test set x metric: its systems
+        rows = [r for r in data["comparisons"] if r["metric"] == metric]
+        assert [r["p_adjusted"] for r in rows] == holm([r["p_value"] for r in rows])
+        assert {r["family_size"] for r in rows} == {2}
+    assert main(["compare", a, b, "-f", "json", "-n", "300", "--family", "run",
+                 "--correction", "bonferroni"]) in (0, 1)
+    data = json.loads(capsys.readouterr().out)
+    rows = data["comparisons"]
+    assert [r["p_adjusted"] for r in rows] == bonferroni([r["p_value"] for r in rows])
+    assert {r["family_size"] for r in rows} == {4}
+    assert main(["compare", a, b, "-n", "300", "--correction", "none"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "p not corrected (4 comparisons)" in out
+    assert main(["compare", a, b, "-n", "300"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "Holm-adjusted p within each family of the systems of one test set x metric " \
+        "(2 comparisons)" in out
 
 
 def test_different_references_refused_naming_them(tmp_path, capsys):

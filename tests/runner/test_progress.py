@@ -73,3 +73,47 @@ def test_bar_shows_stage_count_and_eta_within_the_width(monkeypatch):
     drawn = [x for x in re.split(r"[\r\n]", text) if x.strip()]
     assert any("[2/3] statistics en-de" in x and "10/10" in x and "eta" in x for x in drawn)
     assert max(len(x) for x in drawn) <= 60
+
+
+class Recording(BarProgress):
+    """A bar on a fake terminal that also keeps what each update asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(Tty())
+        self.updates: list[tuple[str, int, int]] = []
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        super().__call__(done, total, label)
+        self.updates.append((self.stage, done, total))
+        self.bar.refresh()
+
+
+def test_one_bar_per_stage_with_one_total_and_no_repeated_word(workdir):
+    """The significance stage has several tables and tests: its bar counts them all against
+    one total (so the ETA is the stage's) and its description names the stage once."""
+    bar = Recording()
+    run("configs/wmt-significance.yaml", ["significance.method=both"], progress=bar)
+    bar.close()
+    stage = [(done, total) for name, done, total in bar.updates if name == "[3/4] significance"]
+    assert len(stage) > 2 and len({total for _, total in stage}) == 1
+    done = [d for d, _ in stage]
+    assert done == sorted(done) and done[-1] == stage[0][1]  # never restarts, ends full
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", bar.console.file.getvalue())
+    assert "[3/4] significance en-de/sacrebleu ar" in text
+    for line in re.split(r"[\r\n]", text):
+        words = line.split()
+        assert not any(a == b for a, b in zip(words, words[1:]) if a.isalpha()), line
+
+
+def test_a_power_warning_is_a_line_above_the_bar_or_in_the_log(workdir):
+    bar = Recording()
+    run("configs/wmt-significance.yaml", ["significance.samples=10"], progress=bar)
+    bar.close()
+    assert "evalfw: warning: significance is out of reach: with 10 paired bootstrap " \
+        "resamples" in bar.console.file.getvalue()
+    buf = io.StringIO()
+    run("configs/wmt-significance.yaml", ["significance.samples=10"], progress=LogProgress(buf))
+    lines = buf.getvalue().splitlines()
+    assert lines[0].startswith("evalfw: warning: significance is out of reach")
+    assert [LINE.match(x).group(3) for x in lines[1:]] == [
+        "config", "statistics", "significance", "store"]

@@ -133,16 +133,23 @@ def test_numbers_equal_the_analysis_api_on_the_stored_statistics(outcome):
         assert sum(b["segments"] for b in got_b) == table["segments"] == 40
 
 
-def test_holm_across_the_whole_run_per_method(outcome):
-    tables = outcome.record["significance"]["tables"]
-    for method in ("bootstrap", "ar"):
-        family = [c for t in tables for c in t["comparisons"] if c["method"] == method]
-        assert len(family) == 2 * 3 * 2  # test sets x metrics x systems
-        assert [c["p_adjusted"] for c in family] == holm([c["p_value"] for c in family])
-        buckets = [c for t in tables for b in t["buckets"]["results"] for c in b["comparisons"]
-                   if c["method"] == method]
-        if buckets:
-            assert [c["p_adjusted"] for c in buckets] == holm([c["p_value"] for c in buckets])
+def test_holm_within_each_table_per_method_by_default(outcome):
+    section = outcome.record["significance"]
+    assert section["settings"]["family"] == "table"
+    for table in section["tables"]:
+        for method in ("bootstrap", "ar"):
+            family = [c for c in table["comparisons"] if c["method"] == method]
+            assert len(family) == 2  # the systems other than the baseline
+            assert [c["p_adjusted"] for c in family] == holm([c["p_value"] for c in family])
+            buckets = [c for b in table["buckets"]["results"] for c in b["comparisons"]
+                       if c["method"] == method]
+            if buckets:
+                assert [c["p_adjusted"] for c in buckets] == \
+                    holm([c["p_value"] for c in buckets])
+        sizes = {(f["kind"], f["method"]): f["size"] for f in table["families"]}
+        assert sizes[("comparisons", "bootstrap")] == sizes[("comparisons", "ar")] == 2
+        assert sizes[("buckets", "bootstrap")] == sum(
+            len(b["comparisons"]) for b in table["buckets"]["results"])
 
 
 def test_same_seed_same_numbers_other_seed_other_numbers(workdir):
@@ -225,11 +232,13 @@ def test_all_pairs(workdir):
         pairs = {(c["baseline"], c["system"], c["method"]) for c in table["pairs"]}
         assert len(pairs) == len(table["pairs"]) == 3 * 2
         assert table["buckets"] is None
-    # the all-pairs tests are a Holm family of their own: the table's markers do not change
-    for key in ("comparisons", "pairs"):
-        for method in ("bootstrap", "ar"):
-            family = [c for t in tables for c in t[key] if c["method"] == method]
-            assert [c["p_adjusted"] for c in family] == holm([c["p_value"] for c in family])
+    # the all-pairs tests are a Holm family of their own (per table, as the comparisons):
+    # the table's markers do not change
+    for table in tables:
+        for key in ("comparisons", "pairs"):
+            for method in ("bootstrap", "ar"):
+                family = [c for c in table[key] if c["method"] == method]
+                assert [c["p_adjusted"] for c in family] == holm([c["p_value"] for c in family])
 
 
 @pytest.mark.parametrize("block, words", [
@@ -262,10 +271,13 @@ def test_progress_reports_significance_phases(workdir):
     calls = []
     run(config(workdir), progress=lambda d, t, label: calls.append((d, t, label)))
     labels = {label for _, _, label in calls}
-    assert "significance en-de/sacrebleu bootstrap" in labels
-    assert "significance en-de-A/nltk ar" in labels
-    last = [c for c in calls if c[2] == "significance en-de/eff bootstrap"][-1]
-    assert last[0] == last[1] == 300
+    assert "en-de/sacrebleu bootstrap" in labels and "en-de-A/nltk ar" in labels
+    assert not any(label.startswith("significance") for label in labels)  # the stage's name
+    # one total over the whole stage: 6 tables x (300 resamples + 640 trials + 300 buckets)
+    stage = [c for c in calls if "/" in c[2]]
+    assert {t for _, t, _ in stage} == {6 * (300 + 640 + 300)}
+    done = [d for d, _, _ in stage]
+    assert done == sorted(done) and done[-1] == stage[-1][1]
 
 
 def test_cli_writes_no_progress_bar_when_stderr_is_not_a_terminal(workdir, capsys):
