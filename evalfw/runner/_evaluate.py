@@ -206,7 +206,15 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     if not executor.remote:  # here (and before a fork): each preparation once, where needed
         for _, key in todo:
             work.prepared_for(by_key[key])
-    results = run_jobs(executor, todo, work, len(refs[0].lines), lambda _: tick(ts.name))
+    labels: dict[Hashable, list[str]] = {}
+    for config in cfg.metrics:
+        labels.setdefault(metrics[config.name].statistics_key(), []).append(config.name)
+
+    def name(job: tuple[Any, ...]) -> str:
+        return (f"test set '{ts.name}', system '{ts.systems[job[0]][0]}', metric "
+                + ", ".join(f"'{label}'" for label in labels[job[1]]))
+
+    results = run_jobs(executor, todo, work, len(refs[0].lines), lambda _: tick(ts.name), name)
     return _Started(ts, metrics, nrefs, jobs, hits, keys, todo, results)
 
 
