@@ -115,13 +115,14 @@ def analysis_section(record: Mapping[str, Any], sig: Significance,
         out.append(parts.comparisons_table(table, sig.alpha, higher, sig.places(metric)))
         if table.get("buckets"):
             out.append(_bucket_charts(name, table, [r[0] for r in rows], colours,
-                                      _axis(metric, sig)))
-            out.append(parts.buckets_table(table, sig.alpha, higher, sig.places(metric)))
+                                      _axis(metric, sig), sig.length_axis(table)))
+            out.append(parts.buckets_table(table, sig.alpha, higher, sig.places(metric),
+                                           sig.length_axis(table)))
     return "\n".join(out)
 
 
 def _bucket_charts(name: str, table: Mapping[str, Any], order: list[str],
-                   colours: Mapping[str, str], axis: str) -> str:
+                   colours: Mapping[str, str], axis: str, length_axis: str) -> str:
     """Small multiples: per system its line across the buckets over the baseline's (grey,
     dashed), every chart on the same score axis."""
     results = table["buckets"]["results"]
@@ -141,13 +142,14 @@ def _bucket_charts(name: str, table: Mapping[str, Any], order: list[str],
     panels = []
     for system, pts in series.items():
         ref = None if system == base_name else baseline
-        chart = bucket_chart(f"{name}: {system} per reference-length bucket", labels,
-                             [(system, pts)], colours, axis, ref, scale)
+        chart = bucket_chart(f"{name}: {system} per bucket of {length_axis}", labels,
+                             [(system, pts)], colours, axis, ref, scale,
+                             length_axis=length_axis)
         role = " (baseline)" if system == base_name else ""
         panels.append(f'<figure><figcaption><span class="swatch" style="color:'
                       f'{colours.get(system, "#000")}">■</span> {escape(system)}{role}'
                       f"</figcaption>{chart}</figure>")
-    caption = (f"{name}: score per reference-length bucket (segments in brackets), each "
+    caption = (f"{name}: score per bucket of {length_axis} (segments in brackets), each "
                f"system against the baseline {base_name} (grey, dashed); whiskers: bootstrap "
                "intervals")
     # a dozen charts are a long scroll on a phone: many systems start folded

@@ -58,11 +58,13 @@ def nice_max(value: float) -> float:
 
 def nice_range(low: float, high: float, count: int = 5) -> tuple[float, float, list[float]]:
     """An axis covering [low, high] zoomed to the data (scores of close systems would all sit
-    on one spot of a 0-100 axis), with about ``count`` round ticks; never below 0."""
+    on one spot of a 0-100 axis), with about ``count`` round ticks; below 0 only for negative
+    data (a cosine similarity can be)."""
     if high <= low:
         high = low + (abs(low) or 1.0) * 0.1
     step = nice_max((high - low) / count)
-    start = max(0.0, math.floor(low / step) * step)
+    start = math.floor(low / step) * step
+    start = start if low < 0 else max(0.0, start)
     end = math.ceil(high / step) * step
     ticks = [start + k * step for k in range(int(round((end - start) / step)) + 1)]
     return start, end, ticks
@@ -137,10 +139,12 @@ Series = tuple[str, Sequence[Point | None]]
 def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
                  colours: Mapping[str, str] | None = None, axis: str = "score",
                  baseline: Series | None = None, scale: tuple[float, float] | None = None,
-                 width: int = 360, height: int = 230) -> str:
+                 width: int = 360, height: int = 230,
+                 length_axis: str = "reference length") -> str:
     """One line per system of ``series`` across ``buckets`` (None: empty bucket), with
     interval whiskers; ``baseline`` is drawn underneath in grey for reference. ``scale``
-    (low, high) fixes the score axis, so that small multiples share one axis."""
+    (low, high) fixes the score axis, so that small multiples share one axis;
+    ``length_axis`` titles the bucket axis with what was measured and its unit."""
     left, right, top_pad, bottom = 52, 12, 12, 40
     plot_w, plot_h = width - left - right, height - top_pad - bottom
     every = [*series, *([baseline] if baseline else [])]
@@ -166,7 +170,7 @@ def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
         out.append(f'<text x="{_num(x(k))}" y="{top_pad + plot_h + 16}" class="tick" '
                    f'text-anchor="middle">{escape(label)}</text>')
     out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" class="tick" '
-               'text-anchor="middle">reference length (tokens)</text>')
+               f'text-anchor="middle">{escape(length_axis)}</text>')
     out.append(f'<text transform="translate(12 {top_pad + plot_h / 2:.1f}) rotate(-90)" '
                f'class="axis" text-anchor="middle">{escape(axis)}</text>')
     lines = [(baseline, BASELINE_COLOUR)] if baseline else []

@@ -192,6 +192,14 @@ class Chrf(Metric):
         row = np.asarray(sums, dtype=np.float32)
         return core.f_score([row[j] for j in range(len(row))], self.config)
 
+    @property
+    def length_unit(self) -> str:
+        """What the first order counts: characters (spaces not counted unless
+        ``whitespace``), or words for a word-only chrF."""
+        if self.config.char_order == 0:
+            return "words"
+        return "characters" + (" with spaces" if self.config.whitespace else "")
+
     def lengths(self, statistics: np.ndarray) -> SegmentLengths:
         """Unigram counts: characters (without whitespace unless ``whitespace``), or words
         for a word-only chrF. The hypothesis count is 0 for an empty reference."""
