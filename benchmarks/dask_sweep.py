@@ -10,8 +10,8 @@ smoothing, the intl tokenizer) x a paired bootstrap with 1000 samples against a 
 present in every pair. It runs serially and on the cluster (wall time of ``run_experiment``;
 the cluster is started before the clock and its start is reported separately) and checks the
 two records' numbers are identical. The overhead is the wall time per task of ``map`` over
-no-op tasks on the same cluster (scatter included), minus nothing: it is what a task costs
-beyond its own work. CPU seconds (this process, plus the workers' on the cluster) are reported
+no-op tasks on the same cluster (handing over the shared work included), minus nothing: it is
+what a task costs beyond its own work. CPU seconds (this process, plus the workers' on the cluster) are reported
 too: on a shared machine they depend much less on the other jobs than wall time. An untimed
 run counts the pickled bytes each task and map moves (``--shared-fs``: as workers that read
 the files themselves). Needs ``pip install 'evalfw[dask]'``.

@@ -3,6 +3,7 @@
     python benchmarks/run.py                 # every target (the 1M corpus is generated once)
     python benchmarks/run.py corpus sentence # some targets
     python benchmarks/run.py paired          # sacrebleu vs evalfw score --paired-bs (13 systems)
+    python benchmarks/run.py cli             # sacrebleu vs evalfw-sacrebleu, 400 lines
     python benchmarks/run.py --repeat 3      # best of 3 per measurement (the machine is noisy)
 
 Every measurement is a fresh ``python benchmarks/tasks.py ...`` process; its CPU time
@@ -27,6 +28,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TASKS = HERE / "tasks.py"
+SHARED = Path(os.environ.get("EVALFW_SHARED_DIR") or HERE.parents[1] / "shared")
+WMT_DIR = SHARED / "data" / "wmt22"
 DEFAULT_DATA = HERE / ".data" / "synthetic-1m"
 
 
@@ -56,13 +59,16 @@ def measure(*args: str, repeat: int = 1) -> Measure:
     return best
 
 
-def measure_command(argv: list[str], repeat: int = 1) -> Measure:
-    """Best (lowest CPU) of ``repeat`` fresh runs of a command line; its result is the sha256
-    of everything it printed on standard output."""
+def measure_command(argv: list[str], repeat: int = 1, cwd: Path | None = None,
+                    stdin: Path | None = None) -> Measure:
+    """Best (lowest CPU) of ``repeat`` fresh runs of a command line (``stdin``: a file for its
+    standard input); its result is the sha256 of everything it printed on standard output."""
     best: Measure | None = None
     for _ in range(repeat):
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        out = proc.stdout.read()  # type: ignore[union-attr]
+        with open(stdin or os.devnull, "rb") as source:
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    stdin=source, cwd=cwd)
+            out = proc.stdout.read()  # type: ignore[union-attr]
         _, status, usage = os.wait4(proc.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"{' '.join(argv)} failed ({os.waitstatus_to_exitcode(status)})")
@@ -79,12 +85,34 @@ def paired_commands() -> tuple[list[str], list[str]]:
     systems of WMT22 against reference A, tokenizer zh, text output."""
     # Paths relative to the current directory: evalfw shows absolute paths relative to it
     # (records must not leak home directories) while sacreBLEU prints them as given.
-    pair = Path(os.path.relpath(HERE.parents[1] / "shared" / "data" / "wmt22" / "en-zh"))
+    pair = Path(os.path.relpath(WMT_DIR / "en-zh"))
     ref = str(pair / "ref.A.txt")
     systems = [str(p) for p in sorted((pair / "sys").glob("*.txt"))]
     flags = ["--paired-bs", "-tok", "zh", "-f", "text"]
     return ([sys.executable, "-m", "sacrebleu", ref, "-i", *systems, *flags],
             [sys.executable, "-m", "evalfw", "score", "-r", ref, "-i", *systems, *flags])
+
+
+def cli_targets(repeat: int) -> list[dict]:
+    """Every kind of drop-in command line on 400 lines of WMT22 en-de (two references, three
+    systems): ``sacrebleu ARGS`` against ``evalfw-sacrebleu ARGS``, standard output compared
+    byte for byte."""
+    sys.path.insert(0, str(HERE))
+    import cli_cases
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="evalfw-bench-cli-") as tmp:
+        folder = Path(tmp)
+        cli_cases.write_inputs(folder, WMT_DIR / "en-de", 400)
+        bin_dir = Path(sys.executable).parent
+        for label, args in cli_cases.CASES:
+            stdin = folder / cli_cases.STDIN[label] if label in cli_cases.STDIN else None
+            base = measure_command([str(bin_dir / "sacrebleu"), *args], repeat, folder, stdin)
+            ours = measure_command([str(bin_dir / "evalfw-sacrebleu"), *args], repeat, folder,
+                                   stdin)
+            rows.append(report(f"cli {label}", "sacrebleu", base, "evalfw-sacrebleu", ours,
+                               same_digest(base, ours), need=5))
+    return rows
 
 
 def same_digest(a: Measure, b: Measure) -> bool:
@@ -130,10 +158,16 @@ def run_targets(names: list[str], repeat: int, data: Path) -> list[dict]:
                            base, "evalfw sentence_scores", ours, same_digest(base, ours),
                            need=20))
     if "calls" in names:
-        base = measure("sentence-calls", "sacrebleu", repeat=repeat)
-        ours = measure("sentence-calls", "evalfw", repeat=repeat)
-        rows.append(report("sentence_score loop", "sacrebleu BLEU.sentence_score", base,
-                           "compat BLEU.sentence_score", ours, same_digest(base, ours), need=5))
+        for task, metric in (("sentence-calls", "BLEU"), ("chrf-calls", "CHRF")):
+            for pair in ("en-de", "de-en"):
+                base = measure(task, "sacrebleu", pair, repeat=repeat)
+                ours = measure(task, "evalfw", pair, repeat=repeat)
+                rows.append(report(f"{metric}.sentence_score {pair}",
+                                   f"sacrebleu {metric}() per call", base,
+                                   f"evalfw.compat {metric}()", ours, same_digest(base, ours),
+                                   need=10))
+    if "cli" in names:
+        rows += cli_targets(repeat)
     if "chrf" in names:
         base = measure("chrf-corpus", "sacrebleu", repeat=repeat)
         ours = measure("chrf-corpus", "evalfw", repeat=repeat)
@@ -202,13 +236,14 @@ def _ensure_corpus(data: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("targets", nargs="*", default=[],
-                    help="corpus sentence calls chrf ter nltk paired synthetic cache (default: all)")
+                    help="corpus sentence calls chrf ter nltk paired cli synthetic cache "
+                         "(default: all)")
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="synthetic corpus folder")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = ap.parse_args(argv)
     names = args.targets or ["corpus", "sentence", "calls", "chrf", "ter", "nltk", "paired",
-                             "synthetic", "cache"]
+                             "cli", "synthetic", "cache"]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; CPU s = user+sys of the "
           "whole process; MB = peak RSS", flush=True)
     byte_compile_evalfw()

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
-WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt22"
+#: ../shared beside the repository, or $EVALFW_SHARED_DIR (as the tests find it)
+SHARED = Path(os.environ.get("EVALFW_SHARED_DIR") or Path(__file__).resolve().parents[2] / "shared")
+WMT = SHARED / "data" / "wmt22"
 #: the tokenizer each pair is scored with (sacreBLEU's defaults, char for Japanese)
 TOKENIZE = {"de-en": "13a", "en-de": "13a", "en-zh": "zh", "en-ja": "char"}
 SLICE = 100_000
@@ -23,9 +26,13 @@ def lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
-def wmt():
-    """(pair, tokenizer, reference streams, [system lines...]) for every pair."""
+def wmt(only: str = ""):
+    """(pair, tokenizer, reference streams, [system lines...]) for every pair (or ``only``)."""
+    if not WMT.is_dir():
+        raise SystemExit(f"no WMT22 data at {WMT} (set EVALFW_SHARED_DIR to the shared folder)")
     for pair, tok in TOKENIZE.items():
+        if only and pair != only:
+            continue
         d = WMT / pair
         refs = [lines(p) for p in sorted(d.glob("ref.*.txt"))]
         yield pair, tok, refs, [lines(p) for p in sorted((d / "sys").glob("*.txt"))]
@@ -88,18 +95,33 @@ def sentence(impl: str) -> list[float]:
     return out
 
 
-def sentence_calls(impl: str) -> list[float]:
+def sentence_calls(impl: str, pair: str = "") -> list[float]:
     """The per-call drop-in loop of reward and filtering code: one ``BLEU.sentence_score``
-    call per segment, through sacreBLEU or the same code with evalfw's import."""
+    call per segment (every system, all references; of one pair, or of all four), through
+    sacreBLEU or the same code with evalfw's import."""
     if impl == "sacrebleu":
         from sacrebleu.metrics import BLEU
     else:
         from evalfw.compat.sacrebleu import BLEU  # type: ignore[assignment]
     out: list[float] = []
-    for _, tok, refs, systems in wmt():
+    for _, tok, refs, systems in wmt(pair):
         bleu = BLEU(tokenize=tok, effective_order=True)
         for hyp in systems:
             out += [bleu.sentence_score(h, list(r)).score for h, r in zip(hyp, zip(*refs))]
+    return out
+
+
+def chrf_calls(impl: str, pair: str = "") -> list[float]:
+    """The same per-call loop with ``CHRF().sentence_score``."""
+    if impl == "sacrebleu":
+        from sacrebleu.metrics import CHRF
+    else:
+        from evalfw.compat.sacrebleu import CHRF  # type: ignore[assignment]
+    out: list[float] = []
+    chrf = CHRF()
+    for _, _, refs, systems in wmt(pair):
+        for hyp in systems:
+            out += [chrf.sentence_score(h, list(r)).score for h, r in zip(hyp, zip(*refs))]
     return out
 
 
@@ -227,7 +249,7 @@ def cached(impl: str, data: str, cache_dir: str) -> list[float]:
 
 TASKS = {
     "corpus": corpus, "corpus-native": corpus_native, "sentence": sentence,
-    "sentence-calls": sentence_calls, "nltk": nltk,
+    "sentence-calls": sentence_calls, "chrf-calls": chrf_calls, "nltk": nltk,
     "chrf-corpus": chrf_corpus, "chrf-sentence": chrf_sentence, "ter-corpus": ter_corpus,
     "synthetic": synthetic, "cached": cached,
 }

@@ -85,6 +85,20 @@ LIMITS: dict[str, Limit] = {
     "beta": Limit(0, 1000, "beta"),
 }
 
+#: seconds evalfw waits at most for a Dask scheduler to answer (``connect_timeout``) or for a
+#: worker to join it (``worker_timeout``): beyond that a run looks hung, not patient
+MAX_WAIT_SECONDS = 600
+#: LocalCluster worker processes per core at most (each is a process of ~100 MB; more than
+#: one per core adds no speed to computing that holds the GIL)
+LOCAL_WORKERS_PER_CORE = 2
+
+
+def max_local_workers() -> int:
+    """The most worker processes a Dask LocalCluster may start here: two per core, at least
+    four (so a test of two workers runs on one core too)."""
+    return max(4, LOCAL_WORKERS_PER_CORE * (os.cpu_count() or 1))
+
+
 #: a config file (and a --set value) at most this many bytes
 MAX_CONFIG_BYTES = 4 << 20
 #: YAML nodes (scalars, lists, mappings) a config may hold: a real config has hundreds
@@ -123,7 +137,8 @@ def max_segments_bytes() -> int:
 
 
 __all__ = [
-    "LIMITS", "Limit", "parse_int", "MAX_CONFIG_BYTES", "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS",
-    "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS", "max_input_bytes", "max_record_bytes",
+    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "parse_int", "MAX_CONFIG_BYTES",
+    "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS", "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS",
+    "MAX_WAIT_SECONDS", "max_input_bytes", "max_local_workers", "max_record_bytes",
     "max_segments_bytes",
 ]

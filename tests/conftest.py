@@ -23,3 +23,9 @@ def session_host():
 def _scrub_env(monkeypatch):
     for var in ("EVALFW_DISABLE_PLUGINS", "EVALFW_DISABLE_PLUGIN_AUTOLOAD", "NO_COLOR"):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _private_trust_list(monkeypatch, tmp_path_factory):
+    """Each test gets its own empty trust list: runs never touch the user's real one."""
+    monkeypatch.setenv("EVALFW_CONFIG_DIR", str(tmp_path_factory.mktemp("evalfw-config")))

@@ -1,12 +1,21 @@
-"""Built-in bucketers: group segments by reference length or by hypothesis length.
+"""Built-in bucketers: group segments by reference length or by hypothesis length, counted in
+the analysed metric's unit (``Metric.length_unit``: BLEU's tokens, chrF's characters, TER's
+words).
 
 Bucket k holds lengths in ``[edges[k-1], edges[k])``; the first bucket everything below
 ``edges[0]`` and the last everything from ``edges[-1]`` on, so n edges give n + 1 buckets.
 Labels read ``<10``, ``10-19``, ..., ``60+``.
+
+Edges given in the config are used as they are. Without them the edges follow the data
+(:func:`data_edges`): round numbers near the quantiles of the lengths, so that every bucket
+holds some segments and none more than half of them whenever the data allows it (it does not
+when more than half the segments have one length). Fixed edges cannot serve every unit: a
+chrF reference of 60 characters is a short sentence.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,13 +28,17 @@ if TYPE_CHECKING:
 
     from evalfw.metrics.base import SegmentLengths
 
+#: buckets the data-driven edges aim at
+TARGET_BUCKETS = 6
+
 _EDGES_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "edges": {
             "type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1,
-            "default": [10, 20, 30, 40, 50, 60],
-            "description": "increasing length boundaries; n edges make n + 1 buckets",
+            "description": "increasing length boundaries; n edges make n + 1 buckets "
+                           "(default: round numbers near the quantiles of the lengths, so no "
+                           "bucket holds more than half of the segments)",
         }
     },
     "additionalProperties": False,
@@ -39,31 +52,104 @@ def edge_labels(edges: Sequence[int]) -> list[str]:
     return labels
 
 
+def round_number(value: float) -> int:
+    """``value`` rounded to a multiple of 1, 2 or 5 times a power of ten of about a fifth of
+    it (37 -> 35, 143 -> 140, 1234 -> 1200); at least 1."""
+    if value <= 1:
+        return 1
+    power = 10.0 ** math.floor(math.log10(value / 5))
+    step = max((s * power for s in (1, 2, 5) if s * power <= value / 5), default=1.0)
+    step = max(1.0, step)
+    return max(1, int(round(value / step) * step))
+
+
+def _counts(values: np.ndarray, edges: Sequence[int]) -> list[int]:
+    import numpy as np
+
+    index = np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right")
+    return np.bincount(index, minlength=len(edges) + 1).tolist()  # type: ignore[no-any-return]
+
+
+def _without_empty(values: np.ndarray, edges: list[int]) -> list[int]:
+    """Drop edges that leave a bucket empty (below the shortest, above the longest, or a
+    pair with nothing in between)."""
+    kept: list[int] = []
+    for edge in edges:
+        low = kept[-1] if kept else None
+        inside = values < edge if low is None else (values >= low) & (values < edge)
+        if inside.any() and (values >= edge).any():
+            kept.append(edge)
+    return kept
+
+
+def data_edges(values: np.ndarray, buckets: int = TARGET_BUCKETS) -> list[int]:
+    """Edges for lengths ``values`` (negative: no length): round numbers near the quantiles,
+    then the largest bucket split at its median while it holds more than half of the
+    segments and has more than one length in it."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.int64)
+    values = values[values >= 0]
+    if len(values) == 0:
+        return [1]
+    wanted = max(2, min(buckets, len(values) // 5 or 2))
+    quantiles = np.quantile(values, [k / wanted for k in range(1, wanted)])
+    edges = _without_empty(values, sorted({round_number(float(q)) for q in quantiles}))
+    for _ in range(4 * buckets):  # each split adds an edge; bounded either way
+        counts = _counts(values, edges)
+        big = int(np.argmax(counts))
+        if counts[big] * 2 <= len(values):
+            break
+        low = edges[big - 1] if big > 0 else None
+        high = edges[big] if big < len(edges) else None
+        inside = values[((values >= low) if low is not None else True)
+                        & ((values < high) if high is not None else True)]
+        median = int(np.median(inside))
+        # a round cut first, else the exact one; a cut at the bucket's smallest length
+        # would leave its lower part empty, so cut just above it instead
+        floor = int(inside.min()) + 1
+        cuts = [c for c in (round_number(median), median, floor) if c >= floor]
+        new = next((c for c in cuts if c not in edges and (inside >= c).any()), None)
+        if new is None:
+            break  # one length holds the bucket: the data does not allow a finer split
+        edges = sorted({*edges, new})
+    return edges or [max(1, int(values.max()))]
+
+
 class _LengthBucketer(Bucketer):
     options_schema: ClassVar[dict[str, Any]] = _EDGES_SCHEMA
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        edges = list(self.options["edges"])
-        if any(b <= a for a, b in zip(edges, edges[1:])):
+        edges = self.options.get("edges")
+        if edges is not None and any(b <= a for a, b in zip(edges, edges[1:])):
             raise ConfigError(f"bucketer '{self.name}': edges must increase strictly, got {edges}; "
                               "write them in ascending order without repeats, e.g. [10, 20, 30]")
 
     def lengths(self, lengths: SegmentLengths) -> np.ndarray:
         raise NotImplementedError
 
+    def edges(self, lengths: SegmentLengths) -> list[int]:
+        """The configured edges, else :func:`data_edges` of these lengths."""
+        given = self.options.get("edges")
+        return list(given) if given is not None else data_edges(self.lengths(lengths))
+
+    def describe(self, lengths: SegmentLengths) -> dict[str, Any]:
+        return {"edges": self.edges(lengths)}
+
     def assign(self, lengths: SegmentLengths) -> tuple[np.ndarray, list[str]]:
         import numpy as np  # at use: registering the plugin must not import numpy
 
-        edges = np.asarray(self.options["edges"], dtype=np.int64)
+        edges = self.edges(lengths)
         values = np.asarray(self.lengths(lengths), dtype=np.int64)
-        index = np.searchsorted(edges, values, side="right")
-        return np.where(values < 0, -1, index), edge_labels(list(self.options["edges"]))
+        index = np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right")
+        return np.where(values < 0, -1, index), edge_labels(edges)
 
 
 class RefLength(_LengthBucketer):
     name = "ref-length"
-    description = "bucket segments by the reference length (the metric's tokens)"
+    description = "bucket segments by the reference length (in the metric's unit)"
+    quantity = "reference length"
 
     def lengths(self, lengths: SegmentLengths) -> np.ndarray:
         return lengths.reference
@@ -71,9 +157,14 @@ class RefLength(_LengthBucketer):
 
 class HypLength(_LengthBucketer):
     name = "hyp-length"
-    description = "bucket segments by hypothesis length (the metric's tokens)"
+    description = "bucket segments by hypothesis length (in the metric's unit)"
+    quantity = "hypothesis length"
 
     def lengths(self, lengths: SegmentLengths) -> np.ndarray:
+        if lengths.hypothesis is None:
+            raise ConfigError(f"bucketer '{self.name}': the analysed metric reports no "
+                              "hypothesis lengths (TER's statistics hold the reference length "
+                              "only); bucket by ref-length, or analyse another metric")
         return lengths.hypothesis
 
 
@@ -82,4 +173,5 @@ def evalfw_register_bucketers() -> list[type[Bucketer]]:
     return [RefLength, HypLength]
 
 
-__all__ = ["edge_labels", "evalfw_register_bucketers", "HypLength", "RefLength"]
+__all__ = ["data_edges", "edge_labels", "evalfw_register_bucketers", "HypLength", "RefLength",
+           "round_number", "TARGET_BUCKETS"]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from evalfw.analysis import significance as sig
 from evalfw.analysis.bucketing import Bucketer
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.errors import PluginError
+from evalfw.errors import EvalfwError, PluginError
 
 if TYPE_CHECKING:
     from evalfw.metrics.base import Metric, SegmentLengths
@@ -48,7 +48,7 @@ def assign(bucketer: Bucketer, lengths: SegmentLengths) -> tuple[np.ndarray, lis
     try:
         index, labels = bucketer.assign(lengths)
     except Exception as exc:
-        if isinstance(exc, PluginError):
+        if isinstance(exc, EvalfwError):  # its own error, saying what to do
             raise
         raise PluginError(f"bucketer '{bucketer.name}' raised {type(exc).__name__}: {exc}; "
                           "report this to its plugin author") from exc

@@ -25,8 +25,9 @@ GAP = "  "
 
 
 def _score(h: Mapping[str, Any]) -> str:
-    places = 2 if h["score_scale"] == 100 else 4
-    return f"{h['score']:.{places}f}"
+    from evalfw.metrics.scales import places
+
+    return f"{h['score']:.{places(h['score_scale'])}f}"
 
 
 def row(entry: Mapping[str, Any]) -> list[str]:

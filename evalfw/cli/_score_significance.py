@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from evalfw.cli import _sacrebleu_text as st
+from evalfw.compat.sacrebleu import _text as st
 from evalfw.cli._options import write_json
 from evalfw.errors import ConfigError
 from evalfw.limits import LIMITS
@@ -74,8 +74,13 @@ def requested(args: argparse.Namespace) -> bool:
 
 
 def width(args: argparse.Namespace, res: Any) -> int:
-    """Decimals of text output: ``--width``, else 1 for 0-100 scores and 4 for 0-1."""
-    return args.width if args.width is not None else (1 if res.score_scale == 100 else 4)
+    """Decimals of text output: ``--width``, else sacreBLEU's 1 for 0-100 scores and, on
+    other scales, enough to keep scores 1% of the scale apart (4 for 0-1)."""
+    from evalfw.metrics.scales import places
+
+    if args.width is not None:
+        return int(args.width)
+    return 1 if res.score_scale == 100 else places(res.score_scale)
 
 
 def signature(res: Any) -> str:

@@ -62,8 +62,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def table(data: dict) -> str:
     head = ["test set", "metric", "system", "A", "B", "delta", "p", "verdict"]
+    from evalfw.metrics.scales import places
+
     def num(r: dict, key: str, sign: str = "") -> str:
-        return f"{r[key]:{sign}.{2 if r['score_scale'] == 100 else 4}f}"
+        return f"{r[key]:{sign}.{places(r['score_scale'])}f}"
 
     rows = [[r["test_set"], r["metric"], r["system"], num(r, "score_a"), num(r, "score_b"),
              num(r, "delta", "+"),

@@ -25,6 +25,9 @@ EPILOG = """examples:
 With the sacrebleu preset (the default) the text lines are byte-identical to sacreBLEU's. Each
 metric's flags (BLEU's --tokenize, --smooth, ...; chrF's --chrf-*) apply to that metric and
 come from the metric itself, so a plugin metric brings its own.
+
+Scripts written for the sacrebleu command: run them with evalfw-sacrebleu, sacreBLEU 2.6.0's
+command line (every argument, its defaults and its output, byte for byte).
 """
 
 
@@ -148,6 +151,8 @@ def execute(args: argparse.Namespace) -> int:
         prepared = metric.prepare_references([r.lines for r in refs])
         per_metric.append([metric.statistics_of(s.lines, prepared, c)
                            for s, c in zip(systems, contexts)])
+    for metric, rows in zip(metrics, per_metric):  # one scale over every system
+        metric.settle_scale(metric.resolve_scale(rows))
     named = [(s.path, [rows[k] for rows in per_metric]) for k, s in enumerate(systems)]
     from evalfw.cli import _score_significance as significance
 

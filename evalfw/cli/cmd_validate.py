@@ -1,8 +1,10 @@
-"""``evalfw validate``: check a config (schema, plugins, requirements, files) without scoring."""
+"""``evalfw validate``: check a config (schema, plugins, requirements, names, files) without
+scoring (:mod:`evalfw.runner.validate`)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from evalfw.cli._options import add_format, host_for, write_json
 from evalfw.config import add_set_option
@@ -13,8 +15,12 @@ EPILOG = """examples:
   evalfw validate configs/wmt.yaml --set data_root=../shared/data/wmt22
   evalfw validate configs/wmt.yaml --set metrics[0].max_order=3
 
-Checks YAML syntax, the schema, component names and options, `requires:`, and that every
-data file exists (files are not read). Prints `ok: EXPERIMENT (N test sets, M metrics)`.
+Checks what `evalfw run` checks before scoring: YAML syntax, the schema, component names and
+options, `requires:`, every metric built for every test set, the reporters, the significance
+block (the baseline is a system of every test set, with a did-you-mean) and every input file
+read as the run reads it (UTF-8, the files of a test set aligned line by line). Prints
+`ok: EXPERIMENT (N test sets, M metrics)`, then what was checked and what was not (no segment
+is scored); data warnings go to stderr. Exit 2 with `evalfw: error: ...` on the first problem.
 """
 
 
@@ -25,15 +31,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.config import load_config
+    from evalfw.runner.validate import validate
 
-    config, _host = load_config(args.config, overrides=args.overrides, host=host_for(args))
+    found = validate(args.config, args.overrides, host=host_for(args))
+    for warning in found.warnings:
+        sys.stderr.write(f"evalfw: warning: {warning}\n")
+    if found.power_warning:
+        sys.stderr.write(f"evalfw: warning: {found.power_warning}\n")
     if args.format == "json":
-        write_json({"ok": True, "config": args.config, "experiment": config.experiment,
-                    "test_sets": [t.name for t in config.test_sets],
-                    "metrics": [m.name for m in config.metrics]})
+        write_json({**found.to_json(), "config": args.config})
     else:
-        print(f"ok: {config.summary()}")
+        print(f"ok: {found.config.summary()}")
+        for line in found.checked:
+            print(f"  checked: {line}")
+        for line in found.not_checked:
+            print(f"  not checked: {line}")
     return 0
 
 

@@ -1,8 +1,11 @@
 """The console entry point (``evalfw`` and ``python -m evalfw``).
 
 Ctrl-C at any moment, from its first instruction, even while numpy and the plugins load, ends
-with ``evalfw: interrupted`` and status 130, never a traceback. It also holds the process-wide choices a library must not
-make for its users (the OpenBLAS thread count).
+with ``evalfw: interrupted`` and status 130, never a traceback. Once a command runs, SIGTERM
+and SIGHUP end it the same way (``evalfw: terminated by SIGTERM``, status 143; SIGHUP 129):
+worker processes and clusters are stopped and nothing is stored; a signal the process was
+started ignoring (``nohup``) stays ignored. It also holds the process-wide choices a library
+must not make for its users (the OpenBLAS thread count).
 """
 
 import sys
@@ -14,6 +17,12 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
 
     os.write(2, b"evalfw: interrupted\n")
     os._exit(130)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    from evalfw.cli.main import Terminated
+
+    raise Terminated(signum)
 
 
 def _will_compute(argv: list[str]) -> bool:
@@ -48,10 +57,14 @@ def main() -> None:
             import numpy  # noqa: F401  (loaded here, under the start-up handler)
         if restore:
             signal.signal(signal.SIGINT, signal.default_int_handler)
+        for signum in [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]:
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _terminate)
         status = run()
-    except KeyboardInterrupt:
-        sys.stderr.write("evalfw: interrupted\n")
-        status = 130
+    except KeyboardInterrupt as exc:
+        from evalfw.cli.main import interrupted
+
+        status = interrupted(exc)
     sys.exit(status)
 
 

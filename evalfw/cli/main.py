@@ -27,6 +27,7 @@ COMMANDS = (
     "runs",
     "compare",
     "plugins",
+    "trust",
 )
 
 
@@ -66,6 +67,28 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         sys.stderr.write(f"evalfw: error: {message}\n")
         raise SystemExit(2)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is (see :func:`evalfw.cli.entry.main`), so a
+    run cleans up as on Ctrl-C: worker processes and clusters are stopped, nothing is stored."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def interrupted(exc: KeyboardInterrupt) -> int:
+    """Say on stderr why the command stopped; the status is 128 + the signal's number, as a
+    shell reports it: 130 for Ctrl-C (SIGINT), 143 for SIGTERM, 129 for SIGHUP."""
+    import signal
+
+    signum = getattr(exc, "signum", signal.SIGINT)
+    if signum == signal.SIGINT:
+        sys.stderr.write("evalfw: interrupted\n")
+    else:
+        sys.stderr.write(f"evalfw: terminated by {signal.Signals(signum).name}\n")
+    return 128 + int(signum)
 
 
 #: global options that take a value (to find the command word without parsing everything)
@@ -185,9 +208,8 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
             raise
         sys.stderr.write(f"evalfw: error: {exc}\n")
         return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("evalfw: interrupted\n")
-        return 130
+    except KeyboardInterrupt as exc:
+        return interrupted(exc)
     except BrokenPipeError:
         return 0
     except (SystemExit, GeneratorExit) as exc:
@@ -205,4 +227,4 @@ if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 
 
-__all__ = ["build_parser", "command_word", "COMMANDS", "main"]
+__all__ = ["build_parser", "command_word", "COMMANDS", "interrupted", "main", "Terminated"]

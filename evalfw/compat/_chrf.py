@@ -10,17 +10,23 @@ truncated by ``zip``, and ``char_order`` = ``word_order`` = 0 is refused.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
+from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature, check_corpus_args
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
+
+#: segment x reference choices after which corpus scores switch to numpy's path (about the
+#: Python time of numpy's import)
+PYTHON_CHOICES = 20_000
 
 
 class CHRFScore(SacreScore):
@@ -42,7 +48,16 @@ class CHRFSignature(SacreSignature):
 
 
 class CHRF(SacreMetric):
-    """sacreBLEU's ``CHRF`` metric with the same constructor, methods and defaults."""
+    """sacreBLEU's ``CHRF`` metric with the same constructor, methods and defaults.
+
+    Scores need no numpy: rows of Python ints, and with several references each segment's
+    best one is chosen by the scalar F-score. That choice costs a few microseconds per segment
+    and reference, numpy's vectorized one costs its import (tens of milliseconds) first: once
+    a process has made ``PYTHON_CHOICES`` such choices (or numpy is loaded anyway), corpus
+    scores take numpy's path. The numbers are the same either way.
+    """
+
+    _python_choices: int = 0  # reference choices made in Python, in this process
 
     CHAR_ORDER = 6
     WORD_ORDER = 0
@@ -66,8 +81,33 @@ class CHRF(SacreMetric):
         if references is not None:
             self._ref_cache = self._index(references)
 
-    def _reference_counts(self, prepared: ChrfReferences) -> np.ndarray:
-        return prepared.present.sum(axis=1)
+    def _reference_counts(self, prepared: ChrfReferences) -> list[int]:
+        return prepared.counts
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Sequence[Sequence[str]] | None,
+                     n_bootstrap: int = 1) -> CHRFScore:
+        if n_bootstrap > 1:  # resampling needs the numpy rows
+            return super().corpus_score(hypotheses, references, n_bootstrap)
+        check_corpus_args("CHRF", hypotheses, references)
+        refs = self._references(references)
+        choices = len(hypotheses) * len(refs.streams) if len(refs.streams) > 1 else 0
+        if choices and ("numpy" in sys.modules or CHRF._python_choices > PYTHON_CHOICES):
+            sums = self._metric.segment_statistics(hypotheses, refs).sum(axis=0).tolist()
+        else:
+            CHRF._python_choices += choices
+            rows = self._metric.segment_rows(hypotheses, refs)
+            sums = [sum(c) for c in zip(*rows)] if rows else [0] * self._metric.config.width
+        return self._score_of(sums)
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
+        self._check_sentence_args(hypothesis, references)
+        prepared = self._index([[r] for r in references])
+        return self._score_of(self._metric.segment_rows([hypothesis], prepared)[0])
+
+    def _score_of(self, sums: Sequence[int]) -> CHRFScore:
+        return CHRFScore(core.f_score(sums, self._metric.config), self.char_order,
+                         self.word_order, self.beta)
 
     def _result(self, stats: np.ndarray) -> CHRFScore:
         return CHRFScore(self._metric.score(stats), self.char_order, self.word_order, self.beta)

@@ -9,11 +9,9 @@ sacreBLEU scores one resample's float32 column sums.
 
 from __future__ import annotations
 
-import json
 import os
-import statistics
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -21,7 +19,28 @@ if TYPE_CHECKING:
 
     from evalfw.metrics.base import Metric
 
-__all__ = ["SacreMetric", "SacreScore", "SacreSignature", "check_corpus_args"]
+__all__ = ["SacreMetric", "SacreScore", "SacreSignature", "check_corpus_args", "set_warning_sink",
+           "warn"]
+
+#: where sacreBLEU's warnings go; None: the ``evalfw.compat.sacrebleu`` logger
+_sink: Callable[[str], None] | None = None
+
+
+def set_warning_sink(sink: Callable[[str], None] | None) -> None:
+    """Send the drop-ins' warnings to ``sink`` instead of the logger (the drop-in command
+    line prints them as sacreBLEU's does, without loading :mod:`logging`)."""
+    global _sink
+    _sink = sink
+
+
+def warn(message: str) -> None:
+    """A warning with sacreBLEU's text (``logging`` is imported only when one is issued)."""
+    if _sink is not None:
+        _sink(message)
+        return
+    import logging
+
+    logging.getLogger("evalfw.compat.sacrebleu").warning(message)
 
 
 class SacreScore:
@@ -58,12 +77,16 @@ class SacreScore:
             for pair in signature.split("|"):
                 key, value = pair.split(":")
                 d[key] = value
+            import json
+
             return json.dumps(d, indent=1, ensure_ascii=False)
         return line
 
     def estimate_ci(self, scores: Sequence[Any]) -> None:
         """sacreBLEU's interval of resampled scores (``.score`` of each): half the spread of
         the 2.5 % and 97.5 % order statistics, and their ``statistics.mean``."""
+        import statistics
+
         raw = sorted(getattr(s, "score", s) for s in scores)
         low = len(raw) // 40
         self._ci = 0.5 * (raw[len(raw) - low - 1] - raw[low])
@@ -136,7 +159,7 @@ class SacreMetric:
     num_refs: int
 
     @abstractmethod
-    def _reference_counts(self, prepared: Any) -> np.ndarray:
+    def _reference_counts(self, prepared: Any) -> Sequence[int]:
         """References per segment of prepared references."""
 
     @abstractmethod
@@ -153,15 +176,24 @@ class SacreMetric:
         self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
         return refs
 
+    def _references(self, references: Sequence[Sequence[str | None]] | None) -> Any:
+        """Prepared references: these (which become the number of references), or the
+        cached ones."""
+        if references:
+            return self._index(references)
+        if self._ref_cache is not None:
+            return self._ref_cache
+        raise RuntimeError("No references provided and the cache is empty.")
+
     def _stats(self, hypotheses: Sequence[str],
                references: Sequence[Sequence[str | None]] | None) -> np.ndarray:
-        if references:
-            refs = self._index(references)
-        elif self._ref_cache is not None:
-            refs = self._ref_cache
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
-        return self._metric.segment_statistics(hypotheses, refs)
+        return self._metric.segment_statistics(hypotheses, self._references(references))
+
+    def _resampling_input(self, hypotheses: Sequence[str]) -> tuple[Metric, np.ndarray, Any]:
+        """For paired tests: evalfw's metric, its statistics rows of ``hypotheses`` (against
+        the cached references) and their score."""
+        stats = self._stats(hypotheses, None)
+        return self._metric, stats, self._result(stats)
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Sequence[Sequence[str]] | None,
@@ -188,7 +220,7 @@ class SacreMetric:
             sums += rows32[column]
         return seed.lower(), [self._resampled(row) for row in sums]
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Any:
+    def _check_sentence_args(self, hypothesis: Any, references: Any) -> None:
         prefix = type(self).__name__
         if not isinstance(hypothesis, str):
             raise TypeError(f"{prefix}: The argument `hyp` should be a string.")
@@ -196,4 +228,7 @@ class SacreMetric:
             raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError(f"{prefix}: Each element of `refs` should be a string.")
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Any:
+        self._check_sentence_args(hypothesis, references)
         return self._result(self._stats([hypothesis], [[r] for r in references]))

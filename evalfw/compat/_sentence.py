@@ -4,14 +4,20 @@ filtering), where the batch machinery of the engine costs more than the work.
 A segment is tokenized with the tokenizer's joined lane (each distinct line once: a bounded
 cache, as sacreBLEU's tokenizer caches its calls, so a reference shared by many systems is
 tokenized once), counted by the compiled kernel's ``sentence`` (no index is built), and scored
-by the components directly. It applies to the built-ins the drop-in uses; whenever a piece is
-missing (no kernel, a tokenizer without the joined lane, a very long segment, no reference) it
-declines and the caller takes the general path, which computes the same numbers.
+by the components directly. The references of a segment are indexed once (the kernel's
+``Index`` of that one segment) and every later hypothesis against the same references is
+counted on that index, as a loop over several systems' outputs asks; a segment seen before
+(the same hypothesis and references: systems often agree on a line) is not counted again. It applies to the built-ins the drop-in uses;
+whenever a piece is missing (no kernel, a tokenizer without the joined lane, a very long
+segment, no reference) it declines and the caller takes the general path, which computes the
+same numbers.
+
+The caches are plain dictionaries emptied when full: cheaper to consult than an LRU order, and
+what is cached never changes a number.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,12 +28,21 @@ from evalfw.tokenizers.base import supports_joined
 if TYPE_CHECKING:
     from evalfw.metrics.bleu.spec import BleuSpec
 
-#: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size)
+#: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size), and
+#: distinct segments whose results are kept
 CACHE_LINES = 1 << 16
+#: distinct reference sets whose index is kept (a few KB each)
+CACHE_INDEXES = 1 << 12
 
 
 def _closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+    best = ref_lens[0]
+    gap = abs(best - hyp_len)
+    for r in ref_lens[1:]:  # a loop: min() with a key costs more for one or two references
+        d = abs(r - hyp_len)
+        if d < gap or (d == gap and r < best):
+            best, gap = r, d
+    return best
 
 
 def _closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -50,49 +65,102 @@ class OneSentence:
                   and supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
                   and rule in _RULES and spec.smoothing.needs_orders == 0)
         self._count = k.sentence if usable else None  # type: ignore[union-attr]
+        self._index = k.Index if usable else None  # type: ignore[union-attr]
+        self._indexes: dict[tuple[str, ...], tuple[Any, tuple[int, ...]] | None] = {}
         self._choose = _RULES.get(rule or "")
         self._chars = int(spec.tokenizer.joined_unit == "char")
-        self._tokens: OrderedDict[str, str | None] = OrderedDict()
+        self._tokens: dict[str, str | None] = {}
+        self._seen: dict[tuple[str, ...], tuple[Any, ...]] = {}
+        self._totals: dict[int, tuple[int, ...]] = {}
 
     def _tokenize(self, line: str) -> str | None:
         found = self._tokens.get(line, self)
         if found is not self:
-            self._tokens.move_to_end(line)
             return found  # type: ignore[return-value]
         text = line.lower() if self.spec.lowercase else line
         try:
             joined = self.spec.tokenizer.tokenize_joined([text])
         except Exception:  # the general path reports the tokenizer's failure
             joined = None
+        if len(self._tokens) >= CACHE_LINES:
+            self._tokens.clear()
         self._tokens[line] = joined
-        if len(self._tokens) > CACHE_LINES:
-            self._tokens.popitem(last=False)
         return joined
+
+    def result(self, hypothesis: str, references: Sequence[str | None], result: Any) -> Any:
+        """``result(...)`` of the segment (see :meth:`score`), or None to decline."""
+        key = (hypothesis, *references)
+        fields = self._seen.get(key)
+        if fields is None:
+            counts = self.counts(hypothesis, references)
+            if counts is None:
+                return None
+            fields = self._fields(counts)
+            if len(self._seen) >= CACHE_LINES:
+                self._seen.clear()
+            self._seen[key] = (*fields, self.nrefs)
+        else:
+            self.nrefs = fields[-1]
+        score, matches, totals, precisions, bp, hyp_len, ref_len = fields[:7]
+        return result(score, list(matches), list(totals), list(precisions), bp, hyp_len, ref_len)
 
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
         """The segment's counts, or None to decline."""
         if self._count is None:
             return None
-        refs = [r for r in references if r is not None]
+        refs = references if None not in references else [r for r in references if r is not None]
         hyp = self._tokenize(hypothesis)
         tokens = [self._tokenize(r) for r in refs]
         if not refs or hyp is None or None in tokens:
             return None
-        found = self._count(hyp, tokens, self.spec.max_order, self._chars)
+        found = self._indexed(hyp, tuple(refs), tokens)
         if found is None:
-            return None
+            found = self._count(hyp, tokens, self.spec.max_order, self._chars)
+            if found is None:
+                return None
         hyp_len, ref_lens, matches = found
         self.nrefs = len(refs)
-        totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
+        totals = self._totals.get(hyp_len)
+        if totals is None:
+            totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
+            self._totals[hyp_len] = totals
         return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
+
+    def _indexed(self, hyp: str, refs: tuple[str, ...], tokens: list[str]
+                 ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+        """``sentence``'s answer from an index of the references (built on first use), or
+        None when the kernel cannot index them."""
+        if self._index is None:
+            return None
+        entry = self._indexes.get(refs, self)
+        if entry is self:
+            try:
+                index = self._index(tokens, 1, self.spec.max_order, bool(self._chars))
+                entry = index, tuple(memoryview(index.ref_lens).cast("q"))
+            except ValueError:
+                entry = None
+            if len(self._indexes) >= CACHE_INDEXES:
+                self._indexes.clear()
+            self._indexes[refs] = entry
+        if entry is None:
+            return None
+        index, ref_lens = entry  # type: ignore[misc]
+        hyp_len, matches = index.count(hyp, 1)
+        return (memoryview(hyp_len).cast("q")[0], ref_lens,
+                tuple(memoryview(matches).cast("q")))
 
     def score(self, counts: Counts, result: Any) -> Any:
         """``result(score, counts, totals, precisions, bp, sys_len, ref_len)`` of the segment,
         computed by the components as the engine does."""
+        score, matches, totals, precisions, bp, hyp_len, ref_len = self._fields(counts)
+        return result(score, list(matches), list(totals), list(precisions), bp, hyp_len,
+                      ref_len)
+
+    def _fields(self, counts: Counts) -> tuple[Any, ...]:
         spec = self.spec
         bp = spec.brevity_penalty.penalty(counts.hyp_len, counts.ref_len)
         smoothed = spec.smoothing.smooth(counts)
         score = spec.mean.combine(smoothed, counts, bp, spec.weights)[0]
-        return result(score, list(smoothed.matches), list(smoothed.totals),
-                      [float(p) for p in smoothed.precisions], bp, counts.hyp_len,
-                      counts.ref_len)
+        return (score, smoothed.matches, smoothed.totals,
+                tuple(map(float, smoothed.precisions)), bp, counts.hyp_len,
+                counts.ref_len)

@@ -14,10 +14,31 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, TypeVar
 
+from evalfw.errors import EvalfwError
 from evalfw.plugin.component import Component
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+
+class ExecutorError(EvalfwError):
+    """The executor failed the run (workers lost, a cluster that cannot be used); the message
+    says what to do, and nothing was stored."""
+
+
+class WorkerLost(ExecutorError):
+    """The process computing item ``index`` of a map died (or the cluster gave up on it).
+    Raised by ``map``'s results in item order; the caller knows what the item is and names
+    it with :meth:`naming`."""
+
+    def __init__(self, what: str, index: int, advice: str, job: str | None = None) -> None:
+        self.what, self.index, self.advice = what, index, advice
+        self.job = job if job is not None else f"job {index + 1}"
+        super().__init__(f"{what} while computing {self.job}; nothing was stored; {advice}")
+
+    def naming(self, job: str) -> WorkerLost:
+        """The same failure, naming the job (e.g. the test set, system and metric)."""
+        return WorkerLost(self.what, self.index, self.advice, job)
 
 
 class Executor(Component):
@@ -38,7 +59,8 @@ class Executor(Component):
         module-level function (picklable by reference); ``context`` is shared read-only.
         ``done(i)`` is called in this thread, while the results are consumed, once item ``i``
         finished. A remote executor submits every task before returning, so the caller can
-        start several maps and consume them in turn."""
+        start several maps and consume them in turn. A worker that dies computing item ``i``
+        raises :class:`WorkerLost` (``index == i``) in this iterator, within bounded time."""
 
     def describe(self) -> dict[str, Any]:
         """What the record says about this executor (name, options, size)."""
@@ -57,4 +79,4 @@ class Executor(Component):
         self.close()
 
 
-__all__ = ["Executor"]
+__all__ = ["Executor", "ExecutorError", "WorkerLost"]

@@ -4,13 +4,22 @@
 without an address, a LocalCluster of ``workers`` processes (default: one per core) listens on
 127.0.0.1 for this run only. The config form is ``executor: {name: dask, address: ...}``.
 
-What moves: the client reads every input and *scatters* each test set's work (texts, metric
-definitions) once (Dask replicates it to every worker); a job is then a few bytes (system,
-statistics key, shard) and its result the statistics rows. With ``shared_fs: true`` the work
-names each file by absolute path and sha256 instead, and the workers read the files. Workers
-prepare the references themselves, once per reference set and process
-(:func:`evalfw.runner._jobs.prepared_references`). Resampling blocks travel as generator
-states (:mod:`evalfw.analysis._blocks`).
+What moves: the client reads every input and hands each map's shared work (a test set's
+texts and metric definitions, a table's statistics rows) to the cluster once, pickled, as
+the argument of one task; the map's tasks depend on that task, so a worker that needs the work
+fetches it from one that has it, and if every copy is lost with its workers, Dask recomputes
+it from the bytes the scheduler keeps (data scattered from the client could not be). A job is
+then a few bytes (system, statistics key, shard) and its result the statistics rows. With
+``shared_fs: true`` the work names each file by absolute path and sha256 instead, and the
+workers read the files. Workers prepare the references themselves, once per reference set
+and process (:func:`evalfw.runner._jobs.prepared_references`). Resampling blocks travel as
+generator states (:mod:`evalfw.analysis._blocks`). Metrics from plugin files travel with
+their source (:mod:`evalfw.host.portable`).
+
+Every wait is bounded: the scheduler must answer within ``connect_timeout`` (checked by
+:mod:`evalfw.executors._scheduler_address` before Dask's client is given the address), a
+worker must be there within ``worker_timeout`` (at the start, and whenever the cluster has
+none left), and a scheduler that stops answering mid-run fails the run.
 
 Dask is imported when the executor starts, not when evalfw imports this module, so evalfw
 starts as fast without the extra and fails with one line naming the install command.
@@ -18,41 +27,39 @@ starts as fast without the extra and fails with one line naming the install comm
 
 from __future__ import annotations
 
+import math
 import os
+import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
-from evalfw.errors import ConfigError, EvalfwError
-from evalfw.executors.base import Executor, Item, Result
+from evalfw.errors import ConfigError
+from evalfw.executors import _dask_clients as clients
+from evalfw.executors import _scheduler_address as addresses
+from evalfw.executors._dask_clients import ClusterError
+from evalfw.executors.base import Executor, Item, Result, WorkerLost
+from evalfw.limits import MAX_WAIT_SECONDS, max_local_workers
 
 INSTALL = "pip install 'evalfw[dask]'"
-
-
-class ClusterError(EvalfwError):
-    """The cluster failed the run (a scheduler that cannot be reached, workers lost)."""
+#: seconds without a finished task after which the client checks the cluster
+CHECK_EVERY = 1.0
 
 
 def _call(task: Callable[[Any, Any], Any], context: Any, item: Any) -> Any:
     return task(context, item)
 
 
-def _outcome(future: Any) -> Any:
-    """A finished task's result; a cluster failure as one line (a task's own error as is)."""
-    from concurrent.futures import CancelledError
+def _unpickled(payload: bytes) -> Any:
+    """A map's shared work, on a worker (the task every job of the map depends on)."""
+    import pickle
 
-    from distributed import KilledWorker
+    return pickle.loads(payload)
 
-    try:
-        return future.result()
-    except KilledWorker as exc:
-        raise ClusterError(
-            f"the Dask cluster lost the workers running a job ({exc}); nothing was stored; "
-            "check the workers' memory and logs, then run again") from None
-    except CancelledError:
-        raise ClusterError(
-            "a job was cancelled on the Dask cluster (the run was interrupted, or the "
-            "connection to the scheduler was lost); nothing was stored; check the scheduler, "
-            "then run again") from None
+
+def _seconds(description: str, default: float) -> dict[str, Any]:
+    return {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WAIT_SECONDS,
+            "default": default, "description": f"{description} (at most {MAX_WAIT_SECONDS})"}
 
 
 class DaskExecutor(Executor):
@@ -65,24 +72,45 @@ class DaskExecutor(Executor):
         "type": "object",
         "properties": {
             "address": {"type": ["string", "null"], "default": None,
-                        "description": "scheduler address, e.g. tcp://10.0.0.5:8786 (none: a "
-                                       "LocalCluster on 127.0.0.1 for this run)"},
+                        "description": "scheduler address, tcp://HOST:PORT or tls://HOST:PORT "
+                                       "(none: a LocalCluster on 127.0.0.1 for this run)"},
             "workers": {"type": ["integer", "null"], "minimum": 1, "maximum": 4096,
                         "default": None,
-                        "description": "LocalCluster worker processes (none: one per core)"},
+                        "description": "LocalCluster worker processes (none: one per core; at "
+                                       "most two per core)"},
             "shared_fs": {"type": "boolean", "default": False,
                           "description": "the workers see the client's paths"},
             "shard_segments": {"type": "integer", "minimum": 1, "default": 20000,
                                "description": "split a test set with more segments into "
                                               "shards of this many (rows are concatenated)"},
-            "connect_timeout": {"type": "number", "exclusiveMinimum": 0, "default": 5,
-                                "description": "seconds to wait for the scheduler"},
+            "connect_timeout": _seconds("seconds to wait for the scheduler",
+                                        5),
+            "worker_timeout": _seconds("seconds to wait for a worker when "
+                                       "the cluster has none", 30),
         },
         "additionalProperties": False,
     }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
+        for key in ("connect_timeout", "worker_timeout"):
+            if not math.isfinite(self.options[key]):
+                raise ConfigError(f"executor 'dask' option {key}: {self.options[key]} is not "
+                                  f"a number of seconds from 0 to {MAX_WAIT_SECONDS}")
+        text = self.options["address"]
+        self._address = None
+        if text:
+            try:
+                self._address = addresses.parse(text)
+            except addresses.AddressError as exc:
+                raise ConfigError(f"{addresses.WHERE} {addresses.shown(text)}: {exc}") from None
+        workers = self.options["workers"]
+        if workers is not None and workers > max_local_workers():
+            raise ConfigError(
+                f"executor 'dask' option workers: {workers} worker processes on "
+                f"{os.cpu_count()} core(s); a LocalCluster takes at most {max_local_workers()} "
+                "here (two per core); for more, start workers on other machines and pass "
+                "--scheduler")
         self._client: Any = None
         self._cluster: Any = None
         #: the cluster's size when the run started, for the record
@@ -90,6 +118,7 @@ class DaskExecutor(Executor):
         self._scoped = False
         #: futures of the maps not consumed yet (possibly from several threads)
         self._pending: set[Any] = set()
+        self._cancelled = False
 
     @property
     def shard_segments(self) -> int:
@@ -99,10 +128,25 @@ class DaskExecutor(Executor):
     def parallelism(self) -> int:  # type: ignore[override]
         return max(1, self._size.get("threads", 1))
 
+    @property
+    def where(self) -> str:
+        """The cluster, as messages name it."""
+        return clients.where(self._address)
+
     def _measure(self) -> None:
-        workers = self._client.scheduler_info()["workers"].values()
-        self._size = {"workers": len(workers),
-                      "threads": sum(int(w.get("nthreads", 1)) for w in workers)}
+        threads = self._nthreads()
+        self._size = {"workers": len(threads), "threads": sum(threads.values())}
+
+    def _nthreads(self) -> dict[str, int]:
+        """Threads of each worker, as the scheduler says within ``connect_timeout``."""
+        try:
+            found = self._client.nthreads(callback_timeout=self.options["connect_timeout"])
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(
+                f"{self.where} stopped answering ({type(exc).__name__} after "
+                f"{self.options['connect_timeout']:g} s); nothing was stored; check the "
+                "scheduler, then run again") from None
+        return {str(k): int(v) for k, v in found.items()}
 
     def __enter__(self) -> DaskExecutor:
         self._scoped = self._client is None
@@ -114,55 +158,55 @@ class DaskExecutor(Executor):
             self.close()
 
     def start(self) -> None:
-        """Connect to the scheduler (or start a LocalCluster); one-line errors otherwise. A
-        caller that starts the executor keeps it across runs until :meth:`close`."""
+        """Connect to the scheduler (or start a LocalCluster) and wait for a worker; one-line
+        errors otherwise, each within its timeout. A caller that starts the executor keeps
+        it across runs until :meth:`close`."""
         if self._client is not None:
             return
         try:
-            import logging
-
-            from distributed import Client, LocalCluster
+            import distributed  # noqa: F401
         except ImportError:
             raise ConfigError(f"executor 'dask' needs Dask, which is not installed; install it "
                               f"with: {INSTALL}") from None
-        address = self.options["address"]
-        timeout = float(self.options["connect_timeout"])
-        if address:
-            try:
-                self._client = Client(address, timeout=timeout, set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise ClusterError(
-                    f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
-                    f"({type(exc).__name__}); start it (`dask scheduler`) or correct "
-                    "--scheduler / executor.address") from None
+        try:
+            if self._address is not None:
+                self._client = clients.connect(self._address,
+                                               float(self.options["connect_timeout"]))
+            else:
+                self._cluster, self._client = clients.local_cluster(
+                    self.options["workers"] or os.cpu_count() or 1)
+            self._wait_for_workers("")
             self._measure()
-            return
-        import dask
+        except BaseException:
+            self.close()
+            raise
 
-        workers = self.options["workers"] or os.cpu_count() or 1
-        # processes, one thread each: the statistics are Python code that holds the GIL. The
-        # workers share this terminal: they log only errors, not the warnings of the tasks
-        # Ctrl-C cancels. Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also
-        # fixes glibc's mmap threshold at 128 KB: every larger array is then a fresh mapping,
-        # and a bootstrap block's temporaries fault in about 2300 pages each time (a block
-        # took 7.8 ms instead of 4.7). Workers that live for one run keep glibc's defaults
-        # (a value the user exported still applies).
-        with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":
-                              None}):
-            self._cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                         processes=True, host="127.0.0.1",
-                                         dashboard_address=None, silence_logs=logging.ERROR)
-        self._client = Client(self._cluster, set_as_default=False)
-        self._measure()
+    def _wait_for_workers(self, doing: str) -> None:
+        """Return once the cluster has a worker; a one-line error after ``worker_timeout``."""
+        timeout = float(self.options["worker_timeout"])
+        try:
+            self._client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError):
+            raise ClusterError(
+                f"{self.where} has no workers{doing} (none joined within {timeout:g} s); "
+                f"nothing was stored; start some (`dask worker {self._address or 'ADDRESS'} "
+                "--nthreads 1`) or raise executor.worker_timeout") from None
 
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
         if not items:
             return iter(())
+        import pickle
+
+        import dask
+
         self.start()
         client = self._client
-        # one copy of the context per worker, sent once; every task refers to it
-        shared = client.scatter(context, broadcast=True, hash=False)
+        payload = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
+        # the payload is in the graph on purpose (see the module docstring): no warning
+        with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1 PiB"}):
+            shared = client.submit(_unpickled, payload, pure=False,
+                                   key=f"evalfw-work-{uuid.uuid4().hex}")
         futures = client.map(_call, [task] * len(items), [shared] * len(items), list(items),
                              pure=False)
         self._pending.update(futures)
@@ -176,19 +220,65 @@ class DaskExecutor(Executor):
         index = {future.key: i for i, future in enumerate(futures)}
         finished: dict[int, Any] = {}
         turn = 0
+        waiting = as_completed(futures, loop=self._client.loop)
         try:
-            for future in as_completed(futures, loop=self._client.loop):
-                i = index[future.key]
-                finished[i] = future
-                if done is not None:
-                    done(i)
+            while turn < len(futures):
+                batch = self._next_batch(waiting)
+                for future in batch:
+                    i = index[future.key]
+                    finished[i] = future
+                    if done is not None:
+                        done(i)
                 while turn in finished:  # a failed task raises in item order, as serially
-                    yield _outcome(finished.pop(turn))
+                    yield self._outcome(finished.pop(turn), turn)
                     turn += 1
         finally:  # a failure, Ctrl-C or an abandoned generator: the cluster stops working too
             self._pending.difference_update(futures)
             if self._client is not None:
                 self._client.cancel([f for f in futures if not f.done()] + [shared])
+
+    def _next_batch(self, waiting: Any) -> list[Any]:
+        """The next finished futures; meanwhile, every ``CHECK_EVERY`` seconds, a check that
+        the scheduler answers and has workers."""
+        quiet_since = time.monotonic()
+        while True:
+            batch = waiting.next_batch(block=False)
+            if batch:
+                return list(batch)
+            if time.monotonic() - quiet_since >= CHECK_EVERY:
+                self._check()
+                quiet_since = time.monotonic()
+            with waiting.thread_condition:  # woken when a future finishes
+                waiting.thread_condition.wait(timeout=0.1)
+
+    def _check(self) -> None:
+        if self._client.status != "running":
+            return  # reconnecting (bounded by connect_timeout): futures are cancelled after
+        if not self._nthreads():
+            self._wait_for_workers(" left")
+
+    def _outcome(self, future: Any, index: int) -> Any:
+        """A finished task's result; a cluster failure as one line (a task's own error as
+        is)."""
+        from concurrent.futures import CancelledError
+
+        from distributed import KilledWorker
+
+        try:
+            while True:
+                try:  # its result may be lost with a worker since, and be computed again
+                    return future.result(timeout=CHECK_EVERY)
+                except TimeoutError:
+                    self._check()
+        except KilledWorker as exc:
+            raise WorkerLost(
+                f"{self.where} lost the workers that ran it ({exc})", index,
+                "check the workers' memory and logs, then run again") from None
+        except CancelledError:
+            raise ClusterError(
+                f"a job was cancelled on {self.where} (the run was interrupted, or the "
+                "connection to the scheduler was lost); nothing was stored; check the "
+                "scheduler, then run again") from None
 
     def cancel(self) -> None:
         if self._client is not None and self._pending:
@@ -205,12 +295,16 @@ class DaskExecutor(Executor):
         return {**out, **self._size}
 
     def close(self) -> None:
+        timeout = float(self.options["connect_timeout"])
         if self._client is not None:
-            self._client.close()
-            self._client = None
+            client, self._client = self._client, None
+            clients.discard(client, timeout)
         if self._cluster is not None:
-            self._cluster.close()
-            self._cluster = None
+            cluster, self._cluster = self._cluster, None
+            try:
+                cluster.close(timeout=max(timeout, 10.0))
+            except (OSError, TimeoutError, RuntimeError):
+                pass  # its processes are ours: they end with this process
 
 
 __all__ = ["ClusterError", "DaskExecutor", "INSTALL"]

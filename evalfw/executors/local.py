@@ -1,14 +1,36 @@
 """The built-in executors: ``serial`` (in this process) and ``processes`` (a pool of forked
-worker processes on this machine, ``evalfw run --jobs N``)."""
+worker processes on this machine, ``evalfw run --jobs N``).
+
+The pool is evalfw's own, not :class:`multiprocessing.pool.Pool`: each worker is given one
+item at a time over its own pipe, so the pool always knows which item a worker is computing.
+A worker that dies (``os._exit`` in plugin code, the kernel's out-of-memory killer, a
+SIGKILL) is seen at once through its process sentinel, and the map fails naming that item
+(:class:`~evalfw.executors.base.WorkerLost`) instead of waiting for a result that will never
+come. Workers ignore SIGINT, SIGTERM and SIGHUP: the parent decides, and stops every worker
+whenever a map ends, normally or not (an exception, Ctrl-C, SIGTERM turned into an exception
+by the command line). A worker whose parent is gone ends itself within half a second, so a
+parent killed with SIGKILL leaves no worker computing.
+"""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from evalfw.executors.base import Executor, Item, Result
+from evalfw.errors import PluginError
+from evalfw.executors.base import Executor, ExecutorError, Item, Result, WorkerLost
 from evalfw.limits import LIMITS
 from evalfw.plugin.guard import escaped
+
+#: how often a worker checks that its parent is alive (seconds)
+PARENT_CHECK = 0.5
+#: how long a worker that was asked to stop may take before it is killed (seconds)
+STOP_GRACE = 2.0
+LOST_ADVICE = ("the machine may have run out of memory (see `dmesg`), or plugin code ended "
+               "the process; run with --jobs 1 to see the error")
 
 
 class Serial(Executor):
@@ -26,27 +48,172 @@ class Serial(Executor):
             yield result
 
 
-# The context a forked worker was started with. It is set in the worker only, by the pool's
-# initializer; with the fork start method the initializer's arguments are inherited through
-# the fork, not pickled, so large prepared references cost nothing to hand over.
-_worker_context: Any = None
+def _attempt(task: Callable[[Any, Any], Any], context: Any, item: Any) -> tuple[bool, Any]:
+    """(True, result) or (False, the exception, carrying its traceback to the parent)."""
+    from multiprocessing.pool import ExceptionWithTraceback
 
-
-def _start_worker(context: Any) -> None:
-    global _worker_context
-    _worker_context = context
-
-
-def _run(job: tuple[Callable[[Any, Any], Any], Any]) -> Any:
-    task, item = job
     try:
-        return task(_worker_context, item)
-    except (Exception, KeyboardInterrupt):
-        raise
+        return True, task(context, item)
+    except Exception as exc:
+        return False, ExceptionWithTraceback(exc, exc.__traceback__)
     except BaseException as exc:
-        # SystemExit from plugin code would end the worker silently and the pool would wait
-        # for its result forever; a PluginError travels back to the parent instead
-        raise escaped(exc, "computing in a worker process") from None
+        # SystemExit (or KeyboardInterrupt: workers ignore SIGINT, so plugin code raised it)
+        # would end the worker without an answer; a PluginError travels back instead
+        return False, escaped(exc, "computing in a worker process")
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker once its parent is gone (it was killed, e.g. with SIGKILL)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="evalfw-parent-watch", daemon=True).start()
+
+
+def _serve(conn: Any, task: Callable[[Any, Any], Any], context: Any, parent: int,
+           inherited: list[Any]) -> None:
+    """A worker's life: compute each item received until told to stop (or the pipe closes).
+    ``task`` and ``context`` are inherited through the fork, never pickled."""
+    for other in inherited:  # the pipes of workers forked before this one
+        other.close()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+    _watch_parent(parent)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        answer = _attempt(task, context, message[0])
+        try:
+            conn.send(answer)
+        except Exception as exc:  # a result or an exception that does not pickle
+            conn.send((False, PluginError(
+                f"a worker process could not send back what a job returned or raised "
+                f"({type(answer[1]).__name__}): {type(exc).__name__}: {exc}")))
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any
+    conn: Any
+    #: the item being computed, or None when idle
+    job: int | None = None
+
+
+class _Pool:
+    """``size`` forked workers computing ``task(context, item)`` (see the module docstring)."""
+
+    def __init__(self, size: int, task: Callable[[Any, Any], Any], context: Any) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self.workers: list[_Worker] = []
+        try:
+            for _ in range(size):
+                here, there = ctx.Pipe()
+                inherited = [w.conn for w in self.workers]
+                process = ctx.Process(target=_serve, daemon=True, name="evalfw-worker",
+                                      args=(there, task, context, os.getpid(), inherited))
+                process.start()
+                there.close()
+                self.workers.append(_Worker(process, here))
+        except BaseException:
+            self.stop(graceful=False)
+            raise
+
+    def results(self, items: Sequence[Any], done: Callable[[int], None] | None
+                ) -> Iterator[Any]:
+        """Results in item order; ``done(i)`` as each item finishes, in any order."""
+        from multiprocessing.connection import wait
+
+        finished: dict[int, tuple[bool, Any]] = {}
+        idle, busy = list(self.workers), {}
+        sent = turn = 0
+        while turn < len(items):
+            while idle and sent < len(items):
+                worker = idle.pop()
+                try:
+                    worker.conn.send((items[sent],))
+                except OSError:  # it died while idle
+                    raise WorkerLost(self._death(worker), sent, LOST_ADVICE) from None
+                worker.job, busy[worker.conn] = sent, worker
+                sent += 1
+            while turn in finished:  # a failed job raises in item order, as serially
+                ok, value = finished.pop(turn)
+                turn += 1
+                if not ok:
+                    raise value
+                yield value
+            if turn >= len(items):
+                break
+            sentinels = {w.process.sentinel: w for w in busy.values()}
+            ready = wait([*busy, *sentinels])
+            # answers first: a worker may have answered and then ended
+            for worker in [busy[c] for c in ready if c in busy] + \
+                          [sentinels[s] for s in ready if s in sentinels]:
+                if worker.conn not in busy:
+                    continue
+                index = worker.job
+                assert index is not None
+                finished[index] = self._answer(worker, index)
+                del busy[worker.conn]
+                worker.job = None
+                idle.append(worker)
+                if done is not None:
+                    done(index)
+
+    def _answer(self, worker: _Worker, index: int) -> tuple[bool, Any]:
+        if worker.conn.poll():
+            try:
+                return worker.conn.recv()  # type: ignore[no-any-return]
+            except (EOFError, OSError):
+                pass  # it died while answering
+            except Exception as exc:  # an answer that does not unpickle here
+                raise ExecutorError(
+                    f"the answer of a worker process to job {index + 1} could not be read "
+                    f"({type(exc).__name__}: {exc}); nothing was stored") from exc
+        raise WorkerLost(self._death(worker), index, LOST_ADVICE)
+
+    @staticmethod
+    def _death(worker: _Worker) -> str:
+        worker.process.join(timeout=1)
+        code = worker.process.exitcode
+        pid = worker.process.pid
+        if code is not None and code < 0:
+            try:
+                how = f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was killed by signal {-code}"
+        elif code is not None:
+            how = f"exited with status {code}"
+        else:
+            how = "closed its pipe"
+        return f"worker process {pid} {how}"
+
+    def stop(self, graceful: bool) -> None:
+        """Stop every worker: asked to (after a map that finished), or killed at once."""
+        for worker in self.workers:
+            if graceful:
+                try:
+                    worker.conn.send(None)
+                except OSError:
+                    pass
+            elif worker.process.is_alive():
+                worker.process.kill()
+        for worker in self.workers:
+            worker.process.join(timeout=STOP_GRACE if graceful else None)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
 
 
 class Processes(Executor):
@@ -74,12 +241,13 @@ class Processes(Executor):
         if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
             yield from Serial().map(task, items, context, done)
             return
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers, initializer=_start_worker, initargs=(context,)) as pool:
-            for i, result in enumerate(pool.imap(_run, [(task, item) for item in items])):
-                if done is not None:
-                    done(i)
-                yield result
+        pool = _Pool(workers, task, context)
+        finished = False
+        try:
+            yield from pool.results(items, done)
+            finished = True
+        finally:  # a failure, Ctrl-C, SIGTERM or an abandoned generator: no worker stays
+            pool.stop(graceful=finished)
 
 
 __all__ = ["Processes", "Serial"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from abc import abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -96,10 +96,12 @@ class SegmentContext:
 
 @dataclass(frozen=True)
 class SegmentLengths:
-    """Per-segment lengths, in the metric's own units (tokens for BLEU), that bucketers group
-    segments by: the hypothesis length and the reference length the metric used."""
+    """Per-segment lengths, in the metric's own unit (:attr:`Metric.length_unit`: tokens for
+    BLEU, characters for chrF), that bucketers group segments by: the hypothesis length (None
+    when the metric's statistics do not hold it, as TER's) and the reference length the metric
+    used."""
 
-    hypothesis: np.ndarray
+    hypothesis: np.ndarray | None
     reference: np.ndarray
 
 
@@ -109,14 +111,16 @@ class Metric(Component):
     Class attributes: ``name``, ``version`` (bump when a number could change),
     ``options_schema`` (JSON Schema of the options, merged into ``evalfw schema``),
     ``higher_is_better`` (False flips "better"/"worse", significance markers and regression
-    checks), ``score_scale`` (what a perfect score is: 100 or 1; tables pick decimals by it)
-    and ``cli_flags`` (options ``evalfw score`` offers as flags, see :mod:`evalfw.metrics.flags`).
+    checks), ``score_scale`` (what a perfect score is: 100 or 1; tables pick decimals and axes
+    their range by it; None: not known, inferred from the scores, see
+    :mod:`evalfw.metrics.scales`), ``length_unit`` (what :meth:`lengths` counts) and
+    ``cli_flags`` (options ``evalfw score`` offers as flags, see :mod:`evalfw.metrics.flags`).
     """
 
     kind = "metric"
     plural = "metrics"
     higher_is_better: ClassVar[bool] = True
-    score_scale: float = 100
+    score_scale: float | None = 100
     #: True when ``score`` reads the last row as well as the column sums (NLTK's corpus
     #: smoothing does); resampling then passes each resample's last segment along
     reads_last_row: bool = False
@@ -177,6 +181,32 @@ class Metric(Component):
         """The name a result is printed with (``BLEU``, ``chrF2++``, ``TER``)."""
         return self.name
 
+    @property
+    def length_unit(self) -> str:
+        """The plural noun of what :meth:`lengths` counts (``13a tokens``, ``characters``),
+        which bucket labels and axes name. Default ``words``: the runner's whitespace count
+        for a metric that reports no lengths."""
+        return "words"
+
+    def resolve_scale(self, statistics: Iterable[np.ndarray]) -> float:
+        """The scale of this metric's scores over ``statistics`` (every system's rows): the
+        declared ``score_scale``, else the one :meth:`settle_scale` fixed, else inferred from
+        the segment scores."""
+        if self.score_scale is not None:
+            return float(self.score_scale)
+        settled = getattr(self, "_settled_scale", None)
+        if settled is not None:
+            return float(settled)
+        from evalfw.metrics.scales import infer_scale
+
+        return infer_scale(v for rows in statistics for v in self.sentence_scores(rows).tolist())
+
+    def settle_scale(self, scale: float) -> None:
+        """For a metric that declares no scale: keep ``scale`` (resolved over every system
+        scored), so each later result, one system's, carries the same one."""
+        if self.score_scale is None:
+            self._settled_scale = float(scale)
+
     def prepare_references(self, references: Sequence[Sequence[str | None]]) -> Any:
         """Prepare reference streams once for scoring many systems against them (an index);
         the result is passed to :meth:`segment_statistics` in place of the streams."""
@@ -229,12 +259,13 @@ class Metric(Component):
     def result(self, statistics: np.ndarray, nrefs: int | str) -> Any:
         """The corpus result object printed by ``evalfw score`` (see :class:`Score`)."""
         return Score(self.display_name, float(self.score(statistics)), self.signature(nrefs),
-                     self.score_scale, self.foreign_signature(nrefs))
+                     self.resolve_scale([statistics]), self.foreign_signature(nrefs))
 
     def sentence_results(self, statistics: np.ndarray, nrefs: int | str) -> list[Any]:
         """One result object per segment (``evalfw score --sentence-level``)."""
         signature, foreign = self.signature(nrefs), self.foreign_signature(nrefs)
-        return [Score(self.display_name, float(s), signature, self.score_scale, foreign)
+        scale = self.resolve_scale([statistics])
+        return [Score(self.display_name, float(s), signature, scale, foreign)
                 for s in self.sentence_scores(statistics).tolist()]
 
     def record_fields(self, result: Any) -> dict[str, Any]:

@@ -17,7 +17,9 @@ Segments go to ``predict`` in batches of ``batch_size`` (an option, like ``devic
 those whose score is not cached yet: the cache (:mod:`evalfw.metrics._score_cache`) is keyed by
 the model's name and version, the options that change scores and the segment's texts, so a
 re-run and ``evalfw verify`` do not run the model again. Scores must be finite numbers; the
-corpus score is their mean (:class:`~evalfw.metrics.segment_mean.SegmentMean`). A model must
+corpus score is their mean (:class:`~evalfw.metrics.segment_mean.SegmentMean`); its scale is
+the class's ``score_scale`` (declare it), or inferred from the scores when the class declares
+none. A model must
 be on the machine already (installed with the plugin, or at a path given as an option): a
 metric never downloads at run time.
 """
@@ -63,6 +65,9 @@ class ModelMetric(SegmentMean):
     #: the model the scores come from, and its version (a checkpoint name, a hash)
     model_name: ClassVar[str]
     model_version: ClassVar[str] = "1"
+    #: what a perfect score is (1 for COMET): declare it; None infers it from the scores of
+    #: every system scored (:func:`evalfw.metrics.scales.infer_scale`), never a silent 100
+    score_scale: ClassVar[float | None] = None  # type: ignore[misc]
     wants_context = True
     options_schema: ClassVar[Mapping[str, Any]] = {
         "type": "object", "properties": dict(RUN_OPTIONS), "additionalProperties": False}

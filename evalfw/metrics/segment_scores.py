@@ -37,8 +37,9 @@ class SegmentScores(SegmentMean):
                        "description": "which of the test set's segment_scores to read"},
             "higher_is_better": {"type": "boolean", "default": True,
                                  "description": "false for error-like scores (MetricX)"},
-            "scale": {"type": "number", "exclusiveMinimum": 0, "default": 1,
-                      "description": "what a perfect score is (1 for COMET; 100 for percent)"},
+            "scale": {"type": "number", "exclusiveMinimum": 0,
+                      "description": "what a perfect score is (1 for COMET; 100 for percent); "
+                                     "default: inferred from the scores"},
         },
         "additionalProperties": False,
     }
@@ -48,8 +49,9 @@ class SegmentScores(SegmentMean):
         return bool(self.options["higher_is_better"])
 
     @property
-    def score_scale(self) -> float:  # type: ignore[override]
-        return float(self.options["scale"])
+    def score_scale(self) -> float | None:  # type: ignore[override]
+        scale = self.options.get("scale")
+        return None if scale is None else float(scale)
 
     @property
     def display_name(self) -> str:

@@ -23,7 +23,7 @@ from evalfw.io.text import read_bytes
 from evalfw.limits import MAX_NUMBER_DIGITS, MAX_RECORD_DEPTH, max_record_bytes, max_segments_bytes
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, validate_record
 from evalfw.records.segments import read_segments
-from evalfw.records.naming import TMP_PREFIX, VERSION_RE, version_key
+from evalfw.records.naming import TMP_PREFIX, VERSION_RE, names_in, version_key
 from evalfw.records.upgrade import upgrade, v1_statistics
 
 if TYPE_CHECKING:
@@ -50,19 +50,16 @@ class StoredRun:
 
 
 def versions(exp_dir: Path) -> list[Path]:
-    """Complete versions of an experiment, oldest first (temporary directories ignored)."""
-    if not exp_dir.is_dir():
-        return []
-    found = [p for p in exp_dir.iterdir() if not p.name.startswith(TMP_PREFIX)
-             and VERSION_RE.match(p.name) and (p / RECORD_FILE).is_file()]
+    """Complete versions of an experiment, oldest first (temporary directories ignored).
+    A version another process removes after this listing may be gone when it is read."""
+    found = [exp_dir / name for name in names_in(exp_dir) if not name.startswith(TMP_PREFIX)
+             and VERSION_RE.match(name) and (exp_dir / name / RECORD_FILE).is_file()]
     return sorted(found, key=lambda p: version_key(p.name))
 
 
 def experiments(runs_dir: Path) -> list[str]:
-    if not runs_dir.is_dir():
-        return []
-    return sorted(p.name for p in runs_dir.iterdir()
-                  if p.is_dir() and not p.name.startswith(".") and versions(p))
+    return sorted(name for name in names_in(runs_dir)
+                  if not name.startswith(".") and versions(runs_dir / name))
 
 
 def resolve_run(run: str, runs_dir: Path | None = None) -> Path:
@@ -208,6 +205,8 @@ def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, A
             try:
                 record = load_record(path)
             except RecordError as exc:
+                if not (path / RECORD_FILE).exists():
+                    continue  # removed since the listing (pruned by another process)
                 entry["error"] = str(exc)
             else:
                 entry.update(created=record["created"],

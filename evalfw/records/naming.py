@@ -8,6 +8,7 @@ an experiment and again where the store writes (:mod:`evalfw.records.store`).
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -23,6 +24,16 @@ VERSION_RE = re.compile(r"^(\d{8}T\d{6}Z)-(\d+)$")
 def version_key(name: str) -> tuple[str, int]:
     m = VERSION_RE.match(name)
     return (m.group(1), int(m.group(2))) if m else ("", -1)
+
+
+def names_in(directory: Path) -> list[str]:
+    """The entry names of ``directory`` as one listing sees them; [] when it is gone or not a
+    directory. Other runs create, rename and remove entries at any moment, so a caller must
+    expect a listed name to be gone when it looks at it (and look with errors handled)."""
+    try:
+        return os.listdir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def check_experiment_name(name: str) -> None:
@@ -60,4 +71,7 @@ def experiment_dir(output_dir: Path, experiment: str) -> Path:
     return target
 
 
-__all__ = ["NAME_RE", "TMP_PREFIX", "VERSION_RE", "check_experiment_name", "experiment_dir", "version_key"]
+__all__ = [
+    "NAME_RE", "TMP_PREFIX", "VERSION_RE", "check_experiment_name", "experiment_dir",
+    "names_in", "version_key",
+]

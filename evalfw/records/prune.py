@@ -83,15 +83,26 @@ def plan(runs_dir: Path, experiment: str | None = None, *, keep: int | None = No
     return out
 
 
+def _gone(_function: object, _path: str, exc_info: tuple[type, BaseException, object]) -> None:
+    """rmtree's error handler: what another process removed first is no error."""
+    if not isinstance(exc_info[1], FileNotFoundError):
+        raise exc_info[1]
+
+
 def remove(candidates: list[Candidate]) -> int:
-    """Delete the chosen versions; returns the bytes freed."""
+    """Delete the chosen versions; returns the bytes freed. A version another process
+    removed meanwhile (a concurrent prune) is skipped and frees nothing here."""
     freed = 0
     for c in candidates:
         if c.path.is_symlink():
             raise RecordError(f"{c.path} is a symbolic link; evalfw removes only version "
                               "directories it wrote, not what a link points to")
+        if not os.path.lexists(c.path):
+            continue
         try:
-            shutil.rmtree(c.path)
+            shutil.rmtree(c.path, onerror=_gone)
+        except FileNotFoundError:
+            continue
         except OSError as exc:
             raise RecordError(f"cannot remove {c.path}: {exc.strerror or exc}; check its "
                               "permissions") from None

@@ -8,6 +8,11 @@ again. A failed or interrupted run removes its temporary directory; one killed o
 (SIGKILL) leaves it behind, hidden from listings, and the next run of the experiment removes
 it once its process is gone.
 
+Several runs may store versions of one experiment at once, and ``evalfw runs prune`` may
+remove versions meanwhile: every step here expects an entry it listed a moment ago to be
+renamed or gone when it looks at it (a temporary directory becoming a version, a version being
+pruned), and then leaves it alone instead of failing.
+
 Version names are ``<UTC yyyymmddTHHMMSSZ>-<counter>`` and sort by time, then counter.
 """
 
@@ -30,7 +35,7 @@ import numpy as np
 
 from evalfw.errors import RecordError
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, dumps, validate_record
-from evalfw.records.naming import TMP_PREFIX, experiment_dir, version_key
+from evalfw.records.naming import TMP_PREFIX, experiment_dir, names_in, version_key
 
 #: temporary directories of other hosts (shared file systems) are removed after this long
 STALE_SECONDS = 24 * 3600
@@ -65,21 +70,27 @@ def clean_stale(exp_dir: Path) -> list[str]:
     """Remove temporary directories left by runs that were killed; returns their names."""
     host = socket.gethostname()
     removed = []
-    for entry in exp_dir.glob(f"{TMP_PREFIX}*"):
-        parts = entry.name[len(TMP_PREFIX):].rsplit("-", 2)
+    for name in names_in(exp_dir):
+        if not name.startswith(TMP_PREFIX):
+            continue
+        entry = exp_dir / name
+        parts = name[len(TMP_PREFIX):].rsplit("-", 2)
         try:
             same_host, pid = parts[0] == host, int(parts[1])
         except (IndexError, ValueError):
             same_host, pid = False, -1
-        age = time.time() - entry.lstat().st_mtime
+        try:
+            age = time.time() - os.lstat(entry).st_mtime
+        except FileNotFoundError:
+            continue  # its run renamed it to a version (or removed it) since the listing
         if (same_host and pid != os.getpid() and not _pid_alive(pid)) or age > STALE_SECONDS:
-            shutil.rmtree(entry, ignore_errors=True)
-            removed.append(entry.name)
+            shutil.rmtree(entry, ignore_errors=True)  # gone meanwhile: nothing left to do
+            removed.append(name)
     return removed
 
 
 def _next_name(exp_dir: Path, stamp: str) -> str:
-    taken = [version_key(p.name)[1] for p in exp_dir.iterdir() if p.name.startswith(stamp)]
+    taken = [version_key(name)[1] for name in names_in(exp_dir) if name.startswith(stamp)]
     return f"{stamp}-{max(taken, default=0) + 1:03d}"
 
 

@@ -16,7 +16,10 @@ configured order, separated by ``/``, with ``·`` for "not significant by this t
     43.98 ±1.20 †/·
 
 Numbers get as many decimals as the metric's scale needs (:func:`places`): 2 on a 0-100 scale,
-4 on a 0-1 scale, so a difference of 0.004 BLEU on 0-1 does not print as ``+0.00``.
+4 on a 0-1 scale, so a difference of 0.004 BLEU on 0-1 does not print as ``+0.00``. The scale
+and the unit of bucket lengths come from the record (the metric entry's ``score_scale`` and
+``length_unit``, the bucket table's ``quantity`` and ``unit``), with fallbacks for records
+written before they were kept.
 
 :func:`legend` says this in words (with the test, trials, threshold, correction, family and
 family size actually used, and the run's warning when its resamples could not reach alpha),
@@ -25,10 +28,11 @@ so a table pasted into a paper explains itself. Reporters only read the record.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from evalfw.metrics.scales import places
 
 BETTER, WORSE, BASELINE = "†", "‡", "°"
 NOT = "·"  # not significant by one of several tests
@@ -38,12 +42,8 @@ METHOD_WORDS = {"bootstrap": "paired bootstrap resampling",
                 "ar": "paired approximate randomization"}
 
 
-def places(scale: float | None) -> int:
-    """Digits after the point for scores on a 0-``scale`` scale: 2 for 100, 4 for 1, and as
-    many more as each factor of ten below 100 takes (never fewer than 0)."""
-    if not scale or scale <= 0:
-        return 2
-    return max(0, 2 + round(math.log10(100.0 / scale)))
+#: what the built-in bucketers measure, for records that do not say
+_QUANTITIES = {"ref-length": "reference length", "hyp-length": "hypothesis length"}
 
 
 @dataclass(frozen=True)
@@ -74,10 +74,23 @@ class Significance:
                                  for m in record.get("metrics", [])}
         self.scales = {r["metric"]: r.get("score_scale", 100)
                        for r in record.get("results", [])}
+        self.scales.update({m["name"]: m["score_scale"] for m in record.get("metrics", [])
+                            if "score_scale" in m})
+        self.length_units = {m["name"]: m["length_unit"] for m in record.get("metrics", [])
+                             if "length_unit" in m}
 
     def places(self, metric: str) -> int:
         """Decimals for scores and differences of ``metric`` (by its scale)."""
         return places(self.scales.get(metric, 100))
+
+    def length_axis(self, table: Mapping[str, Any]) -> str:
+        """What a bucket table's buckets measure, with the unit: ``reference length
+        (characters)``."""
+        buckets = table.get("buckets") or {}
+        bucketer = str((buckets.get("bucketer") or {}).get("name", ""))
+        quantity = buckets.get("quantity") or _QUANTITIES.get(bucketer, "length")
+        unit = buckets.get("unit") or self.length_units.get(table.get("metric", ""))
+        return f"{quantity} ({unit})" if unit else str(quantity)
 
     def better(self, metric: str, delta: float) -> bool:
         """Whether a score difference ``delta`` (system - baseline) is an improvement under

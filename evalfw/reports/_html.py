@@ -52,7 +52,7 @@ def render(record: Mapping[str, Any]) -> str:
     if sig:
         nav += ['<a href="#analysis">Significance</a>', '<a href="#drilldown">Worst segments</a>']
         body += ['<h2 id="analysis">Significance and intervals</h2>', parts.settings_note(sig),
-                 analysis_section(record, sig, colours),
+                 analysis_section(sig, colours),
                  '<h2 id="drilldown">Worst segments against the baseline</h2>',
                  drilldown(sig.section.get("drilldown", []), sig.scales)]
     nav.append('<a href="#provenance">Provenance</a>')

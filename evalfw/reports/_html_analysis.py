@@ -3,10 +3,10 @@ beside the paired tests table, all pairs, and with buckets the score per length 
 small multiples (one chart per system against the baseline, all on one axis: a dozen lines in
 one chart cannot be told apart) and the bucket table.
 
-Axes say what they show, from the record: the metric, its scale (``score_scale`` of the
-record's metric entry, else of its results; 0-100 when neither says) and its direction; bucket
-axes the length and its unit (the bucket table's ``unit``, else the metric entry's
-``length_unit``; "tokens" for records that name none).
+Axes say what they show, from the record: the metric, its scale (:class:`Significance`'s
+``scales``: the metric entry's ``score_scale``, else its results'; 0-100 when neither says)
+and its direction; bucket axes what was measured and its unit
+(:meth:`Significance.length_axis`).
 """
 
 from __future__ import annotations
@@ -24,42 +24,14 @@ from evalfw.reports._svg_text import fit, max_width, min_width, text_width
 #: the width (px) of a score chart beside its tests table: a little above its size in user
 #: units, so that both fit a 1400 px screen side by side
 CHART_BASIS = min(max_width(INTERVAL_WIDTH), round(INTERVAL_WIDTH * 1.1) + 2)
-#: what the built-in bucketers measure
-LENGTHS = {"ref-length": "reference", "hyp-length": "hypothesis"}
-
-
-class Axes:
-    """What the axes of a metric's charts say."""
-
-    def __init__(self, record: Mapping[str, Any], sig: Significance) -> None:
-        self.entries = {m["name"]: m for m in record.get("metrics", [])}
-        self.sig = sig
-
-    def scale(self, metric: str) -> float:
-        entry = self.entries.get(metric, {})
-        return float(entry.get("score_scale") or self.sig.scales.get(metric) or 100)
-
-    def direction(self, metric: str) -> str:
-        return "higher" if self.sig.higher_is_better.get(metric, True) else "lower"
-
-    def score(self, metric: str) -> str:
-        """The score axis of the interval chart."""
-        return _title(metric, f" score (0–{self.scale(metric):g}, {self.direction(metric)} "
-                              "is better)", INTERVAL_WIDTH)
-
-    def short_score(self, metric: str) -> str:
-        """The score axis of a small multiple (less room)."""
-        return _title(metric, f", 0–{self.scale(metric):g}, {self.direction(metric)} is better",
-                      MULTIPLE_WIDTH)
-
-    def unit(self, table: Mapping[str, Any]) -> str:
-        unit = (table.get("buckets") or {}).get("unit")
-        return str(unit or self.entries.get(table["metric"], {}).get("length_unit") or "tokens")
-
-    def length(self, table: Mapping[str, Any]) -> str:
-        """What the buckets group by, e.g. "reference length"."""
-        name = table["buckets"]["bucketer"]["name"]
-        return f"{LENGTHS[name]} length" if name in LENGTHS else f"{name} bucket"
+def score_axis(sig: Significance, metric: str, short: bool = False) -> str:
+    """The score axis of ``metric``'s interval chart (``short``: of a small multiple, which
+    has less room): the metric, its range and its direction."""
+    scale = sig.scales.get(metric) or 100
+    direction = "higher" if sig.higher_is_better.get(metric, True) else "lower"
+    if short:
+        return _title(metric, f", 0–{scale:g}, {direction} is better", MULTIPLE_WIDTH)
+    return _title(metric, f" score (0–{scale:g}, {direction} is better)", INTERVAL_WIDTH)
 
 
 def _title(metric: str, rest: str, width: float) -> str:
@@ -73,10 +45,8 @@ def _interval_points(table: Mapping[str, Any]) -> dict[str, Point]:
     return {i["system"]: Point(i["score"], i["lower"], i["upper"]) for i in table["intervals"]}
 
 
-def analysis_section(record: Mapping[str, Any], sig: Significance,
-                     colours: Mapping[str, str]) -> str:
+def analysis_section(sig: Significance, colours: Mapping[str, str]) -> str:
     """Per test set x metric: score chart and paired tests, all pairs, bucket charts."""
-    axes = Axes(record, sig)
     out = []
     for table in sig.section.get("tables", []):
         metric = table["metric"]
@@ -92,7 +62,7 @@ def analysis_section(record: Mapping[str, Any], sig: Significance,
         # best first: the highest score, or the lowest for a lower-is-better metric
         rows.sort(key=lambda r: r[1].score, reverse=higher)
         caption = f"{name}: scores with {sig.level_text} intervals"
-        chart = interval_chart(caption, rows, axes.score(metric), colours, places)
+        chart = interval_chart(caption, rows, score_axis(sig, metric), colours, places)
         out.append(f"<h3 id=\"{parts.anchor('a', table['test_set'], metric)}\">"
                    f"{escape(name)}</h3>")
         out.append(f'<div class="pair"><figure style="flex-basis:{CHART_BASIS}px">'
@@ -100,13 +70,15 @@ def analysis_section(record: Mapping[str, Any], sig: Significance,
                    f'{parts.comparisons_table(table, sig.alpha, higher, places)}</div>')
         out.append(parts.pairs_table(table, sig.alpha, higher, places))
         if table.get("buckets"):
-            out.append(_bucket_charts(name, table, [r[0] for r in rows], colours, axes))
-            out.append(parts.buckets_table(table, sig.alpha, higher, places))
+            length_axis = sig.length_axis(table)
+            out.append(_bucket_charts(name, table, [r[0] for r in rows], colours,
+                                      score_axis(sig, metric, short=True), length_axis))
+            out.append(parts.buckets_table(table, sig.alpha, higher, places, length_axis))
     return "\n".join(out)
 
 
 def _bucket_charts(name: str, table: Mapping[str, Any], order: Sequence[str],
-                   colours: Mapping[str, str], axes: Axes) -> str:
+                   colours: Mapping[str, str], y_axis: str, x_axis: str) -> str:
     """Small multiples: per system its line across the buckets over the baseline's (grey,
     dashed), every chart on the same score axis."""
     results = table["buckets"]["results"]
@@ -124,19 +96,16 @@ def _bucket_charts(name: str, table: Mapping[str, Any], order: Sequence[str],
     scale = (min(values, default=0.0), max(values, default=1.0))
     base_name = table["baseline"]
     baseline = (base_name, series[base_name]) if base_name in series else None
-    length, unit = axes.length(table), axes.unit(table)
-    x_axis = f"{length} ({unit})"
-    y_axis = axes.short_score(table["metric"])
     panels = []
     for system, pts in series.items():
         ref = None if system == base_name else baseline
-        chart = bucket_chart(f"{name}: {system} per {length} bucket", labels, [(system, pts)],
-                             colours, y_axis, ref, scale, counts, x_axis)
+        chart = bucket_chart(f"{name}: {system} per bucket of {x_axis}", labels,
+                             [(system, pts)], colours, y_axis, ref, scale, counts, x_axis)
         role = " (baseline)" if system == base_name else ""
         panels.append(f'<figure><figcaption><span class="swatch" style="color:'
                       f'{colours.get(system, "#000")}">■</span> {escape(system)}{role}'
                       f"</figcaption>{chart}</figure>")
-    caption = (f"{name}: score per {length} bucket, in {unit} (segments in brackets), each "
+    caption = (f"{name}: score per bucket of {x_axis} (segments in brackets), each "
                f"system against the baseline {base_name} (grey, dashed); whiskers: bootstrap "
                "intervals")
     # as many charts a row as fit a little above their smallest readable width (on a phone,
@@ -151,4 +120,4 @@ def _bucket_charts(name: str, table: Mapping[str, Any], order: Sequence[str],
             "</figure></details>")
 
 
-__all__ = ["Axes", "analysis_section"]
+__all__ = ["analysis_section", "score_axis"]

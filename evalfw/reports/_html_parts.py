@@ -114,12 +114,12 @@ def pairs_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool =
 
 
 def buckets_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True,
-                  places: int = 2) -> str:
+                  places: int = 2, length_axis: str = "length") -> str:
     results = table["buckets"]["results"]
     systems = table["systems"]
     head = "".join(f"<th class=\"num\">{escape(b['label'])}<br><span class=\"ci\">"
                    f"{b['segments']} seg.</span></th>" for b in results)
-    out = [f"<details><summary>Scores per bucket "
+    out = [f"<details><summary>Scores per bucket of {escape(length_axis)} "
            f"({escape(table['buckets']['bucketer']['name'])})</summary>",
            f"<div class=\"wide\"><table class=\"buckets\"><thead><tr><th class=\"sys\">System"
            f"</th>{head}</tr></thead><tbody>"]

@@ -63,11 +63,13 @@ def nice_max(value: float) -> float:
 
 def nice_range(low: float, high: float, count: int = 5) -> tuple[float, float, list[float]]:
     """An axis covering [low, high] zoomed to the data (scores of close systems would all sit
-    on one spot of a 0-100 axis), with about ``count`` round ticks; never below 0."""
+    on one spot of a 0-100 axis), with about ``count`` round ticks; below 0 only for negative
+    data (a cosine similarity can be)."""
     if high <= low:
         high = low + (abs(low) or 1.0) * 0.1
     step = nice_max((high - low) / count)
-    start = max(0.0, math.floor(low / step) * step)
+    start = math.floor(low / step) * step
+    start = start if low < 0 else max(0.0, start)
     end = math.ceil(high / step) * step
     ticks = [start + k * step for k in range(int(round((end - start) / step)) + 1)]
     return start, end, ticks

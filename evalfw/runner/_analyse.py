@@ -142,9 +142,10 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
         work = StageWork(progress, len(tables) * sum(
             size for _, size in table_parts(s, plan.bucketer is not None))) \
             if progress is not None else None
-        calls = [functools.partial(analyse_table, plan, metric, stats, ts.name, label, work,
-                                   lengths)
-                 for ts, label, metric, stats, lengths in tables]
+        calls = [side_by_side.named(
+            functools.partial(analyse_table, plan, metric, stats, ts.name, label, work, lengths),
+            f"the significance table of test set '{ts.name}', metric '{label}'")
+            for ts, label, metric, stats, lengths in tables]
         results = side_by_side.each(calls, executor)
         _families.correct(results, s.correction, s.family)
         plan.tables = results

@@ -206,7 +206,15 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     if not executor.remote:  # here (and before a fork): each preparation once, where needed
         for _, key in todo:
             work.prepared_for(by_key[key])
-    results = run_jobs(executor, todo, work, len(refs[0].lines), lambda _: tick(ts.name))
+    labels: dict[Hashable, list[str]] = {}
+    for config in cfg.metrics:
+        labels.setdefault(metrics[config.name].statistics_key(), []).append(config.name)
+
+    def name(job: tuple[Any, ...]) -> str:
+        return (f"test set '{ts.name}', system '{ts.systems[job[0]][0]}', metric "
+                + ", ".join(f"'{label}'" for label in labels[job[1]]))
+
+    results = run_jobs(executor, todo, work, len(refs[0].lines), lambda _: tick(ts.name), name)
     return _Started(ts, metrics, nrefs, jobs, hits, keys, todo, results)
 
 
@@ -274,7 +282,8 @@ def _sentence_row(metric: Metric, stats: np.ndarray, ev: Evaluation) -> dict[str
     return {
         "score": math.fsum(values.tolist()) / len(values), "n": len(values),
         "min": float(values.min()), "max": float(values.max()),
-        "score_scale": metric.score_scale, "sentence_scores": ev.add_sentence_scores(values),
+        "score_scale": metric.resolve_scale([stats]),
+        "sentence_scores": ev.add_sentence_scores(values),
     }
 
 
@@ -315,4 +324,22 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
                             ev, tick, store)
     if store is not None:
         ev.cache_notes = list(store.problems)
+    resolve_scales(cfg, ev)
     return ev
+
+
+def resolve_scales(cfg: ExperimentConfig, ev: Evaluation) -> None:
+    """One scale per metric entry: a metric that declares none gets it inferred from the
+    segment scores of every system on every test set, so its rows share their decimals
+    (:mod:`evalfw.metrics.scales`)."""
+    for config in cfg.metrics:
+        rows = [r for r in ev.results if r["metric"] == config.name]
+        metric = ev.metrics[(rows[0]["test_set"], config.name)] if rows else None
+        if metric is None or metric.score_scale is not None:
+            continue
+        cells = dict.fromkeys(r["segments"] for r in rows)
+        scale = metric.resolve_scale(ev.arrays[c] for c in cells)
+        for ts in cfg.test_sets:  # later results (analysis, reports) carry the same scale
+            ev.metrics[(ts.name, config.name)].settle_scale(scale)
+        for row in rows:
+            row["score_scale"] = scale

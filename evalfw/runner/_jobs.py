@@ -138,14 +138,16 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
 
 
 def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
-             segments: int, done: Callable[[int], None] | None = None) -> Iterator[np.ndarray]:
+             segments: int, done: Callable[[int], None] | None = None,
+             name: Callable[[tuple[Any, ...]], str] = str) -> Iterator[np.ndarray]:
     """The statistics of each job, in order (submitted now, on an executor that submits
     eagerly). An executor with a ``shard_segments`` size splits a job over more segments into
     shards whose rows are concatenated (a row is one segment's: the same array). ``done(i)``
-    as soon as job ``i`` finished (all its shards), in any order."""
+    as soon as job ``i`` finished (all its shards), in any order. A worker lost while
+    computing a job fails naming it: ``name(job)``, and the segments of a shard."""
     size = int(getattr(executor, "shard_segments", 0) or 0)
     if not size or segments <= size:
-        return executor.map(statistics_job, jobs, work, done)
+        return _named(executor.map(statistics_job, jobs, work, done), jobs, name)
     bounds = [(a, min(a + size, segments)) for a in range(0, segments, size)]
     shards = [(*job, a, b) for job in jobs for a, b in bounds]
     left = [len(bounds)] * len(jobs)
@@ -155,8 +157,22 @@ def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSet
         if done is not None and not left[i // len(bounds)]:
             done(i // len(bounds))
 
-    return _joined(executor.map(statistics_job, shards, work, shard_done), len(jobs),
-                   len(bounds))
+    def shard_name(shard: tuple[Any, ...]) -> str:
+        return f"{name(shard[:2])}, segments {shard[2] + 1}-{shard[3]}"
+
+    return _joined(_named(executor.map(statistics_job, shards, work, shard_done), shards,
+                          shard_name), len(jobs), len(bounds))
+
+
+def _named(results: Iterator[Any], items: list[Any], name: Callable[[Any], str]
+           ) -> Iterator[Any]:
+    """``results``, with a lost worker's failure naming its item."""
+    from evalfw.executors.base import WorkerLost
+
+    try:
+        yield from results
+    except WorkerLost as exc:
+        raise exc.naming(name(items[exc.index])) from exc
 
 
 def _joined(results: Iterator[np.ndarray], jobs: int, shards: int) -> Iterator[np.ndarray]:

@@ -29,6 +29,21 @@ class Share:
         return self.executor.map(task, items, context, done)
 
 
+def named(call: Callable[[Executor | Share | None], dict[str, Any]], table: str
+          ) -> Callable[[Executor | Share | None], dict[str, Any]]:
+    """``call`` (one table's analysis), failing with the table's name when a worker computing
+    one of its blocks of resamples is lost."""
+    from evalfw.executors.base import WorkerLost
+
+    def run(executor: Executor | Share | None) -> dict[str, Any]:
+        try:
+            return call(executor)
+        except WorkerLost as exc:
+            raise exc.naming(f"{table}, block {exc.index + 1} of its resamples") from exc
+
+    return run
+
+
 def each(calls: list[Callable[[Executor | Share | None], dict[str, Any]]],
          executor: Executor | None) -> list[dict[str, Any]]:
     """The results of ``calls`` (one table's analysis each, given where to run its blocks),
@@ -53,4 +68,4 @@ def each(calls: list[Callable[[Executor | Share | None], dict[str, Any]]],
         pool.shutdown(wait=True)
 
 
-__all__ = ["each", "Share"]
+__all__ = ["each", "named", "Share"]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from evalfw.runner._side_by_side import Share
     from evalfw.runner.progress import StagePart, StageWork
 
-__all__ = ["analyse_table", "bucket_lengths", "bucket_tests", "table_parts"]
+__all__ = ["analyse_table", "bucket_lengths", "bucket_tests", "bucket_unit", "table_parts"]
 
 
 def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
@@ -77,6 +77,12 @@ def bucket_lengths(metric: Metric, baseline_stats: np.ndarray, label: str,
     return seg_lengths
 
 
+def bucket_unit(metric: Metric, baseline_stats: np.ndarray) -> str:
+    """The unit of :func:`bucket_lengths`: the metric's ``length_unit``, or ``words`` (the
+    runner's whitespace count) for a metric that reports no lengths."""
+    return metric.length_unit if metric.lengths(baseline_stats) is not None else "words"
+
+
 def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
                   test_set: str, label: str, work: StageWork | None = None,
                   lengths: Callable[[], SegmentLengths] | None = None,
@@ -115,13 +121,16 @@ def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
     buckets = None
     if plan.bucketer is not None:
         tick = part("buckets", s.trials(s.methods[0]))
+        seg_lengths = bucket_lengths(metric, ordered[s.baseline], label, lengths)
         results = bucketed_analysis(
-            ordered, s.baseline, metric, plan.bucketer,
-            bucket_lengths(metric, ordered[s.baseline], label, lengths),
+            ordered, s.baseline, metric, plan.bucketer, seg_lengths,
             s.methods[0], s.trials(s.methods[0]), plan.seed, s.mode, s.confidence)
         part.done(tick)
         buckets = {"bucketer": {"name": plan.bucketer.name, "version": plan.bucketer.version,
                                 **dict(plan.bucketer.options)},
+                   "quantity": plan.bucketer.quantity,
+                   "unit": bucket_unit(metric, ordered[s.baseline]),
+                   **plan.bucketer.describe(seg_lengths),
                    "results": [b.to_json() for b in results]}
     return {"test_set": test_set, "metric": label, "baseline": s.baseline,
             "segments": len(ordered[s.baseline]), "systems": list(ordered),

@@ -4,9 +4,10 @@ A record may come from anyone (a colleague, a paper's artifact), so it is data: 
 names is checked against what the person running ``verify`` chose.
 
 - **Files.** The config and every input a record (or the config it names) points at must lie
-  under a *trusted root*: the current directory, or a directory given with ``--data-root``.
-  Symbolic links are resolved first, so a link cannot lead elsewhere. A file outside is never
-  opened: not hashed, not counted, not parsed.
+  under a *trusted root*: the current directory, a directory given with ``--data-root`` or one
+  added with ``evalfw trust add``; or be a file one of your own runs read (the per-user trust
+  list, :mod:`evalfw.runner.trust_list`). Symbolic links are resolved first, so a link cannot
+  lead elsewhere. A file outside is never opened: not hashed, not counted, not parsed.
 - **Code.** ``verify`` loads the plugins the user's own command line and environment load
   (installed packages, ``--plugins-dir``). A plugin directory named by the record's config or
   overrides is loaded only when the user names the same directory with ``--plugins-dir``;
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalfw.errors import RecordError
+from evalfw.runner import trust_list
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig
@@ -34,23 +36,28 @@ def _real(path: Path) -> Path:
 
 @dataclass(frozen=True)
 class Trust:
-    """The directories ``verify`` may read files under (resolved, symlinks followed)."""
+    """The directories ``verify`` may read files under (resolved, symlinks followed), and the
+    user's trust list."""
 
     roots: tuple[Path, ...]
+    listed: trust_list.TrustList = trust_list.TrustList()
 
     @classmethod
     def of(cls, data_roots: Iterable[str | os.PathLike[str]] = ()) -> Trust:
-        return cls(tuple(dict.fromkeys(_real(Path(p)) for p in (Path.cwd(), *data_roots))))
+        return cls(tuple(dict.fromkeys(_real(Path(p)) for p in (Path.cwd(), *data_roots))),
+                   trust_list.read())
 
     def allows(self, path: Path) -> bool:
         real = _real(path)
-        return any(real == root or root in real.parents for root in self.roots)
+        return any(real == root or root in real.parents for root in self.roots) \
+            or self.listed.allows(real)
 
     def refusal(self, path: Path, what: str) -> str:
         shown = ", ".join(str(r) for r in self.roots)
-        return (f"{what} is {_real(path)}, outside the directories verify reads ({shown}); verify "
+        return (f"{what} is {_real(path)}, outside the directories verify reads ({shown}) and "
+                f"no file a run of yours read (trust list {trust_list.list_path()}); verify "
                 "opens no file a record names elsewhere: run it from a directory holding the "
-                "data, or pass --data-root DIR to trust DIR")
+                "data, pass --data-root DIR, or `evalfw trust add DIR` to trust DIR")
 
     def require(self, path: Path, what: str) -> None:
         if not self.allows(path):
@@ -76,9 +83,23 @@ def check_config_files(cfg: ExperimentConfig, trust: Trust) -> None:
         trust.require(path, what)
 
 
+def note_run(cfg: ExperimentConfig) -> str | None:
+    """Add the files a stored run read (config and inputs) to the trust list; a warning when
+    the list cannot be written (the run itself stands)."""
+    files = [p for p, _ in config_files(cfg)] + ([cfg.path] if cfg.path is not None else [])
+    try:
+        trust_list.note_files(files)
+    except (OSError, RecordError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        return (f"warning: the files this run read were not added to the trust list "
+                f"{trust_list.list_path()} ({reason}); `evalfw verify` will need --data-root "
+                f"for data outside the current directory (or set ${trust_list.ENV_DIR})")
+    return None
+
+
 def trusted_plugin_dirs(host: PluginHost) -> set[Path]:
     """The plugin directories the user's host loaded (their own ``--plugins-dir``)."""
     return {_real(Path(p.path).parent) for p in host.plugins if p.source == "file" and p.path}
 
 
-__all__ = ["check_config_files", "config_files", "Trust", "trusted_plugin_dirs"]
+__all__ = ["check_config_files", "config_files", "note_run", "Trust", "trusted_plugin_dirs"]

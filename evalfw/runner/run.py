@@ -24,7 +24,7 @@ from evalfw.runner._environment import environment, plugin_facts
 from evalfw.runner._evaluate import Evaluation, Progress, evaluate
 
 if TYPE_CHECKING:
-    from evalfw.config import ExperimentConfig, Override
+    from evalfw.config import ExperimentConfig, MetricConfig, Override
     from evalfw.runner.result import RunResult
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
@@ -107,11 +107,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "plugins": plugin_facts(host),
         "inputs": ev.inputs,
         "test_sets": ev.test_sets,
-        "metrics": [{"name": m.name, "metric": m.metric, "levels": list(m.levels),
-                     "options": dict(m.options),
-                     "higher_is_better": ev.metrics[(cfg.test_sets[0].name, m.name)]
-                     .higher_is_better, **_length_unit(ev, cfg.test_sets[0].name, m.name)}
-                    for m in cfg.metrics],
+        "metrics": [metric_entry(cfg, ev, m) for m in cfg.metrics],
         "specs": ev.specs,
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],
@@ -121,11 +117,19 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
     return plain(record)
 
 
-def _length_unit(ev: Evaluation, test_set: str, name: str) -> dict[str, str]:
-    """The metric entry's ``length_unit`` (what its segment lengths count), for a metric
-    that says."""
-    unit = getattr(ev.metrics[(test_set, name)], "length_unit", None)
-    return {"length_unit": unit} if isinstance(unit, str) and unit else {}
+def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict[str, Any]:
+    """A metric's record entry: its config, direction, scale (``score_scale_inferred`` when
+    the metric declares none) and the unit of its lengths (test sets whose tokenizers differ
+    give e.g. ``13a tokens or zh tokens``)."""
+    built = [ev.metrics[(ts.name, m.name)] for ts in cfg.test_sets]
+    scales = [r["score_scale"] for r in ev.results if r["metric"] == m.name]
+    entry = {"name": m.name, "metric": m.metric, "levels": list(m.levels),
+             "options": dict(m.options), "higher_is_better": built[0].higher_is_better,
+             "score_scale": scales[0] if scales else built[0].resolve_scale([]),
+             "length_unit": " or ".join(dict.fromkeys(b.length_unit for b in built))}
+    if built[0].score_scale is None:
+        entry["score_scale_inferred"] = True
+    return entry
 
 
 def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
@@ -226,7 +230,13 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         path = write_version(cfg.output_dir, cfg.experiment, record, segments, render) \
             if store else None
         st.detail = f"{len(cfg.reports)} report(s)" if store else ""
-    notes = publish(host, cfg, path, record) if path is not None else ()
+    notes: tuple[str, ...] = ()
+    if path is not None:  # your own run: `evalfw verify` may read what it read
+        from evalfw.runner._trust import note_run
+
+        trust_note = note_run(cfg)
+        notes = (trust_note,) if trust_note else ()
+        notes += publish(host, cfg, path, record)
     return RunOutcome(record, path, ev, host, notes)
 
 

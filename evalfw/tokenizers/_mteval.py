@@ -28,11 +28,19 @@ In the joined text a line boundary (``"\\n"``) stands for "missing", i.e. like a
 and C but not for D (13a pads its lines with spaces, so there it never touches a ``.``/``,``).
 ``ISOLATE`` decides runs with ``j`` up to 1 by fixed-width lookbehind; ``_HARD`` finds the
 lines with a longer run before a digit, which then take the exact path.
+
+With the optional compiled module ``_mteval_rules`` (built by ``pip install``, switched off by
+``EVALFW_NATIVE=0`` as every compiled kernel) the batch applies the four rules literally to each
+line in C instead, so no line needs the exact path.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import os
 import re
+from types import ModuleType
 
 from evalfw.tokenizers.base import LazyPattern, lines_at
 
@@ -69,8 +77,25 @@ _RULES = (
 )
 
 
+@functools.cache
+def _built() -> ModuleType | None:
+    try:  # by name, as every compiled kernel: it is not a module of the package's source
+        return importlib.import_module("evalfw.tokenizers._mteval_rules")
+    except ImportError:
+        return None
+
+
+def compiled() -> ModuleType | None:
+    """The compiled rules, or None (not built, or ``EVALFW_NATIVE=0``, read on every call as
+    :class:`evalfw.metrics._native.CompiledKernel` reads it)."""
+    return None if os.environ.get("EVALFW_NATIVE", "1") == "0" else _built()
+
+
 def rewrite(text: str) -> tuple[str, list[int]]:
     """Apply the rules to a joined batch; also return the lines that need ``exact``."""
+    native = compiled()
+    if native is not None:
+        return native.rules(text), []
     hard = [i for pattern in _HARD for i in lines_at(text, pattern)]
     return " ".join(ISOLATE.split(text)), hard
 

@@ -55,6 +55,12 @@ class Tokenizer(Component):
         None declines (then ``tokenize`` is used). Only called when ``joined`` is declared."""
         return None
 
+    @property
+    def token_unit(self) -> str:
+        """The plural noun of what a token is, for lengths counted in tokens (``13a tokens``;
+        ``characters`` for the char tokenizer)."""
+        return f"{self.name} tokens"
+
     def sacrebleu_signature(self) -> str | None:
         """How sacreBLEU's signature names this tokenizer (``tok:<this>``), or None when it is
         not one of sacreBLEU's. ``sacrebleu_name`` counts only on the class that sets it."""

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from evalfw.analysis import bucketed_analysis, confidence_intervals, paired_test  # noqa: E402
-from evalfw.analysis.bucketers import HypLength, RefLength, edge_labels  # noqa: E402
+from evalfw.analysis.bucketers import (  # noqa: E402
+    TARGET_BUCKETS, HypLength, RefLength, data_edges, edge_labels, round_number)
 from evalfw.analysis.bucketing import Bucketer
 from evalfw.analysis.buckets import assign  # noqa: E402
 from evalfw.errors import ConfigError, PluginError  # noqa: E402
@@ -25,7 +26,7 @@ def test_registered_through_the_plugin_host():
     assert {"ref-length", "hyp-length"} <= set(reg.names())
     bucketer = reg.create("ref-length", {"edges": [5, 15]})
     assert isinstance(bucketer, RefLength) and bucketer.options["edges"] == [5, 15]
-    assert reg.create("ref-length", {}).options["edges"] == [10, 20, 30, 40, 50, 60]
+    assert "edges" not in reg.create("ref-length", {}).options  # chosen from the data
 
 
 def test_ref_length_assignment_and_labels():
@@ -111,3 +112,65 @@ def test_misbehaving_bucketer_is_named(cls):
         systems = _three_systems(30)
         metric = sup.metric()
         bucketed_analysis(systems, "base", metric, cls(), metric.lengths(systems["base"]), n=10)
+
+
+# ------------------------------------------------------------------ data-driven edges
+
+
+def _counts(values: np.ndarray, edges: list[int]) -> list[int]:
+    index = np.searchsorted(edges, values, side="right")
+    return np.bincount(index, minlength=len(edges) + 1).tolist()
+
+
+def test_round_numbers_near_a_value():
+    assert [round_number(v) for v in (0.4, 3, 8, 12, 23, 37, 99, 143, 1234)] == \
+        [1, 3, 8, 12, 24, 35, 100, 140, 1200]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_data_edges_are_round_and_no_bucket_holds_half(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 3000))
+    scale = float(rng.choice([5, 20, 120, 900]))
+    values = rng.lognormal(np.log(scale), rng.uniform(0.2, 1.2), n).astype(np.int64)
+    edges = data_edges(values)
+    assert edges == sorted(set(edges)) and edges[0] >= 1
+    counts = _counts(values, edges)
+    assert all(c > 0 for c in counts), (edges, counts)  # no empty bucket
+    assert max(counts) * 2 <= n, (edges, counts)
+    assert len(counts) <= TARGET_BUCKETS + 2
+
+
+def test_data_edges_split_a_heavy_bucket_when_the_data_allows_it():
+    # 60% of the segments have lengths 20-25: rounding alone would put them in one bucket
+    values = np.array([3] * 20 + list(range(20, 26)) * 10 + [90] * 20)
+    edges = data_edges(values)
+    assert max(_counts(values, edges)) * 2 <= len(values)
+    # more than half of one length: no edges can help, and none is invented beyond reason
+    same = np.array([7] * 60 + [3] * 20 + [40] * 20)
+    counts = _counts(same, data_edges(same))
+    assert max(counts) == 60 and all(c > 0 for c in counts)
+
+
+def test_data_edges_of_tiny_or_empty_data():
+    assert data_edges(np.array([], dtype=np.int64)) == [1]
+    assert data_edges(np.array([-1, -1])) == [1]
+    edges = data_edges(np.array([4, 9]))
+    assert _counts(np.array([4, 9]), edges) == [1, 1]
+
+
+def test_explicit_edges_win_and_the_record_keeps_the_edges_used():
+    lengths = _lengths(list(range(200)))
+    given = RefLength(edges=[10, 20])
+    assert given.describe(lengths) == {"edges": [10, 20]}
+    assert given.assign(lengths)[1] == ["<10", "10-19", "20+"]
+    chosen = RefLength().describe(lengths)["edges"]
+    assert chosen == data_edges(lengths.reference)
+    assert RefLength().assign(lengths)[1] == edge_labels(chosen)
+    assert RefLength.quantity == "reference length" and HypLength.quantity == "hypothesis length"
+
+
+def test_hyp_length_on_a_metric_without_hypothesis_lengths_says_so():
+    lengths = SegmentLengths(None, np.array([3, 4]))
+    with pytest.raises(ConfigError, match="reports no hypothesis lengths.*ref-length"):
+        assign(HypLength(), lengths)

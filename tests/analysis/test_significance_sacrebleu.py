@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evalfw.analysis import significance as sig  # noqa: E402
-from evalfw.cli import _sacrebleu_text as st  # noqa: E402
+from evalfw.compat.sacrebleu import _text as st  # noqa: E402
 from tests.support import significance as sup
 from tests.support.significance import check_paired, sacre_paired, sacre_stats
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from evalfw.cli import _sacrebleu_text as st  # noqa: E402
+from evalfw.compat.sacrebleu import _text as st  # noqa: E402
 from evalfw.cli.main import main  # noqa: E402
 from tests.support import significance as sup
 

@@ -54,8 +54,10 @@ def test_the_per_call_path_is_taken_and_declines_where_it_must(monkeypatch) -> N
     assert one is not None and one.counts("a b c", ["a b c"]) is not None
     assert one.counts("a b", [None, "a"]) is not None and one.nrefs == 1
     assert one.counts("a", [None]) is None  # no reference: the general path's error
-    long = " ".join(str(i) for i in range(5000))
-    assert one.counts(long, [long]) is None  # beyond the kernel's sentence size
+    long = " ".join(str(i) for i in range(5000))  # beyond the kernel's sentence size: indexed
+    assert one.counts(long, [long]).matches == (5000, 4999, 4998, 4997)
+    one._index = None
+    assert one.counts(long + " x", [long]) is None  # without an index: declined
     assert bleu.sentence_score(long, [long]).score == SacreBLEU(
         effective_order=True).sentence_score(long, [long]).score
 

@@ -44,13 +44,19 @@ def cli_host(monkeypatch):  # type: ignore[no-untyped-def]
 
 
 def test_validate_ok(cli_host, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["validate", str(HERE / "valid.yaml")]) == 0
-    assert capsys.readouterr().out == "ok: sample-check (2 test sets, 3 metrics)\n"
+    # the fixture loads, but its baseline 'alpha' is no system of test set de-en: run would
+    # refuse it, so validate does
+    assert main(["validate", str(HERE / "valid.yaml")]) == 2
+    assert "significance.baseline: system 'alpha' is not in test set 'de-en'" in \
+        capsys.readouterr().err
+    baseline = f"test_sets[1].systems.alpha={HERE}/sample/de-en/sys/gamma.txt"
+    assert main(["validate", str(HERE / "valid.yaml"), "--set", baseline]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "ok: sample-check (2 test sets, 3 metrics)"
     assert main(["validate", str(HERE / "valid.yaml"), "--set", "metrics[2].max_order=2",
                  "--set", "test_sets=[{name: x, langs: en-de, references: "
-                 f"[{HERE}/sample/en-de/ref.A.txt], systems: {{a: {HERE}/sample/en-de/src.txt}}}}]"
+                 f"[{HERE}/sample/en-de/ref.A.txt], systems: {{alpha: {HERE}/sample/en-de/src.txt}}}}]"
                  ]) == 0
-    assert capsys.readouterr().out == "ok: sample-check (1 test set, 3 metrics)\n"
+    assert capsys.readouterr().out.splitlines()[0] == "ok: sample-check (1 test set, 3 metrics)"
 
 
 def test_validate_error_is_one_line_with_status_2(cli_host, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -130,7 +136,10 @@ def test_data_root_override_points_a_config_at_wmt22(cli_host, capsys, tmp_path)
     path = tmp_path / "wmt.yaml"
     path.write_text(yaml.safe_dump(config))
     assert main(["validate", str(path), "--set", f"data_root={SHARED}"]) == 0
-    assert capsys.readouterr().out == "ok: wmt22 (4 test sets, 1 metric)\n"
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ok: wmt22 (4 test sets, 1 metric)"
+    assert "  checked: test set 'de-en': 1984 lines in each file (source, 2 references, " \
+        "9 systems), UTF-8 text" in out
     from evalfw.config import load_config
 
     loaded, _ = load_config(path, [f"data_root={SHARED}"], host=make_host())

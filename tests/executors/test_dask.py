@@ -14,14 +14,12 @@ import operator
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed", reason="Dask is not installed: pip install "
@@ -31,6 +29,16 @@ from evalfw.cli.main import main  # noqa: E402
 from evalfw.errors import EvalfwError  # noqa: E402
 from evalfw.records.load import load_segments, open_run  # noqa: E402
 from evalfw.runner.run import run_experiment  # noqa: E402
+from tests.support.dask_processes import (  # noqa: E402
+    HANG_TIMEOUT,
+    RUN_TIMEOUT,
+    same_numbers,
+    scheduler,
+    stop,
+    worker,
+    workers_of,
+)
+from tests.support.servers import free_port  # noqa: E402
 from tests.support.shared_data import need_wmt22  # noqa: E402
 
 CONFIG = """\
@@ -62,31 +70,6 @@ significance:
   ar_trials: 256
 """
 
-#: every bound on waiting, in seconds: a hung cluster fails the test instead of CI
-START_TIMEOUT = 30
-RUN_TIMEOUT = 60
-#: a test still running after this long is a hang: the test process dumps its threads and
-#: exits; the cluster's processes then end themselves (idle scheduler, orphaned workers)
-HANG_TIMEOUT = 180
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _spawn(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-
-
-def _worker(address: str) -> subprocess.Popen[bytes]:
-    # no nanny: killing the process loses the worker, as a crashed machine would
-    return _spawn("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-                  "--no-dashboard", "--host", "127.0.0.1", "--death-timeout", "60")
-
-
 @pytest.fixture(autouse=True)
 def _bounded() -> Iterator[None]:
     import faulthandler
@@ -98,36 +81,23 @@ def _bounded() -> Iterator[None]:
         faulthandler.cancel_dump_traceback_later()
 
 
-def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for p in procs:
-        if p.poll() is None:
-            p.terminate()
-    for p in procs:
-        try:
-            p.wait(timeout=3)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait(timeout=10)
-
-
 def _wait_for_workers(address: str, n: int) -> None:
-    with distributed.Client(address, timeout=START_TIMEOUT, set_as_default=False) as client:
-        client.wait_for_workers(n, timeout=START_TIMEOUT)
+    workers_of(address, n)
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
     """A scheduler and two single-thread workers on 127.0.0.1, stopped after the module."""
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    procs = [_spawn("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
-                    address.rsplit(":", 1)[1], "--no-dashboard", "--idle-timeout", "300")]
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [scheduler(port)]
     try:
-        procs += [_worker(address), _worker(address)]
+        procs += [worker(address), worker(address)]
         _wait_for_workers(address, 2)
         yield address, procs
     finally:  # the workers first: they leave while their scheduler still answers
-        _stop(procs[1:])
-        _stop(procs[:1])
+        stop(procs[1:])
+        stop(procs[:1])
 
 
 @pytest.fixture
@@ -149,16 +119,6 @@ def serial_record(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return {**outcome.record, "arrays": dict(outcome.evaluation.arrays)}
 
 
-def _same_numbers(record: dict, arrays: dict[str, np.ndarray], want: dict) -> None:
-    assert record["results"] == want["results"]
-    assert record["significance"] == want["significance"]
-    assert record["specs"] == want["specs"]
-    assert record["segments"]["cells"] == want["segments"]["cells"]
-    assert sorted(arrays) == sorted(want["arrays"])
-    for key, value in want["arrays"].items():
-        assert arrays[key].dtype == value.dtype and np.array_equal(arrays[key], value), key
-
-
 def test_cluster_run_equals_serial_and_verifies_locally(cluster, config, serial_record,
                                                         capsys) -> None:
     address, _ = cluster
@@ -167,7 +127,7 @@ def test_cluster_run_equals_serial_and_verifies_locally(cluster, config, serial_
     record = stored.record
     assert record["executor"] == {"name": "dask", "address": address, "shared_fs": False,
                                   "workers": 2, "threads": 2}
-    _same_numbers(record, load_segments(stored.path, record), serial_record)
+    same_numbers(record, load_segments(stored.path, record), serial_record)
     capsys.readouterr()
     # no cluster involved: verify runs here, reading the data it is told to trust
     assert main(["verify", "dask", "--data-root", str(need_wmt22())]) == 0
@@ -183,7 +143,7 @@ def test_config_executor_with_shared_fs_equals_serial(cluster, config, serial_re
     stored = open_run("dask", Path("runs"))
     assert stored.record["executor"]["shared_fs"] is True
     assert "executor" not in stored.record["config"].get("resolved", {})
-    _same_numbers(stored.record, load_segments(stored.path, stored.record), serial_record)
+    same_numbers(stored.record, load_segments(stored.path, stored.record), serial_record)
     # the config names a cluster; verify still re-runs here, serially
     assert main(["verify", "dask", "--data-root", str(need_wmt22())]) == 0
 
@@ -197,7 +157,7 @@ def test_local_cluster_with_shards_equals_serial_and_counts_tasks(config, serial
     outcome = run_experiment(config, store=False, cache=False, executor=executor,
                              progress=lambda done, total, label: ticks.append((done, total, label)))
     assert outcome.record["executor"]["workers"] == 2
-    _same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
+    same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
     scoring = [t for t in ticks if t[2] == "de-en"]  # one tick per cell, shards all done
     cells = len(outcome.evaluation.cells)
     assert [d for d, _, _ in scoring] == list(range(1, cells + 1)) and scoring[-1][1] == cells
@@ -254,7 +214,7 @@ def test_a_worker_killed_mid_run_gives_the_same_numbers_or_one_line(cluster, con
     from evalfw.executors.dask_cluster import DaskExecutor
 
     address, _ = cluster
-    extra = _worker(address)
+    extra = worker(address)
     try:
         _wait_for_workers(address, 3)
         killed = []
@@ -272,11 +232,11 @@ def test_a_worker_killed_mid_run_gives_the_same_numbers_or_one_line(cluster, con
             assert "\n" not in str(exc) and "nothing was stored" in str(exc)
             assert not (config.parent / "runs" / "dask").exists()
         else:
-            _same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
+            same_numbers(outcome.record, outcome.evaluation.arrays, serial_record)
             assert outcome.path is not None
         assert killed and time.monotonic() - started < RUN_TIMEOUT
     finally:
-        _stop([extra])
+        stop([extra])
 
 
 def _without_stage_lines(err: str) -> str:
@@ -287,10 +247,11 @@ def _without_stage_lines(err: str) -> str:
 
 def test_unreachable_scheduler_is_one_line_and_exit_2(config, capsys) -> None:
     started = time.monotonic()
-    status = main(["run", str(config), "--scheduler", f"tcp://127.0.0.1:{_free_port()}"])
+    status = main(["run", str(config), "--scheduler", f"tcp://127.0.0.1:{free_port()}"])
     err = _without_stage_lines(capsys.readouterr().err)
     assert status == 2
-    assert err.startswith("evalfw: error: cannot reach the Dask scheduler at tcp://127.0.0.1:")
+    assert err.startswith("evalfw: error: cannot use the Dask scheduler at tcp://127.0.0.1:")
+    assert ": connection refused; " in err
     assert err.count("\n") == 1
     assert time.monotonic() - started < 15
     assert not (config.parent / "runs").exists()

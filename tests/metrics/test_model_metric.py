@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 import sys
 import tomllib
 from collections.abc import Iterator
@@ -135,3 +136,15 @@ def test_contract_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(EvalfwError, match="batch_size"):
         _Broken(batch_size=0)
     assert ModelInput("s", "h", ("r",)).references == ("r",)
+
+
+def test_paired_bootstrap_prints_cosines_on_their_own_scale(installed, capsys) -> None:
+    """embed-sim declares a 0-1 scale: its scores, means and intervals get four decimals,
+    not sacreBLEU's one (which printed "0.7 (0.7 ± 0.0)" for every system)."""
+    assert main(["score", "-r", str(SAMPLE / "ref.A.txt"), "-i", str(SAMPLE / "sys/Medium.txt"),
+                 str(SAMPLE / "sys/Strong.txt"), "-m", "embed-sim", "--paired-bs",
+                 "-pbsn", "100"]) == 0
+    out = capsys.readouterr().out
+    cells = re.findall(r"(\d\.\d+) \((\d\.\d+) ± (\d\.\d+)\)", out)
+    assert len(cells) == 2 and all(len(x.split(".")[1]) == 4 for c in cells for x in c)
+    assert cells[0][0] != cells[1][0] and "± 0.0)" not in out

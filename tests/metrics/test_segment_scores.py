@@ -166,7 +166,9 @@ def test_command_line(project, capsys) -> None:
     assert main(["score", "-r", refs, "-i", sys_a, "-m", "segment-scores", "--scores",
                  "scores/Medium.jsonl", "--scores-column", "err", "-b"]) == 0
     want = sum(25 * (1 - v) for v in project["Medium"]) / 40
-    assert capsys.readouterr().out.strip() == f"{want:.4f}"
+    # no scale given: scores up to 25 are on an inferred 0-100 scale, printed as sacreBLEU
+    # prints 0-100 scores
+    assert capsys.readouterr().out.strip() == f"{want:.1f}"
     assert main(["score", "-r", refs, "-i", sys_a, sys_b, "-m", "segment-scores",
                  "--scores", "scores/Medium.txt"]) == 2
     assert "one score file per -i system" in capsys.readouterr().err

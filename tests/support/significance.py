@@ -134,7 +134,7 @@ def check_paired(named: list[tuple[str, list[str]]], refs: list[list[str]], kind
     from sacrebleu.metrics import BLEU
 
     from evalfw.analysis import significance as sig
-    from evalfw.cli import _sacrebleu_text as st
+    from evalfw.compat.sacrebleu import _text as st
 
     sig_text, ref_results = sacre_paired(named, refs, kind, n, **bleu)
     metric = BLEU(references=refs, **bleu)

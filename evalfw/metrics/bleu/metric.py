@@ -103,6 +103,11 @@ class Bleu(Metric):
         return self.spec.mean.score_scale
 
     @property
+    def length_unit(self) -> str:
+        """Tokens of its tokenizer (``13a tokens``), what the brevity penalty counts."""
+        return self.spec.tokenizer.token_unit
+
+    @property
     def reads_last_row(self) -> bool:  # type: ignore[override]
         return self.spec.smoothing.needs_orders > 0
 

@@ -110,30 +110,73 @@ def _triples(hyp: list[Counter[Any]], ref: list[Counter[Any]]) -> list[int]:
     return row
 
 
-def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                      config: ChrfConfig) -> np.ndarray:
-    """(n, K, width) int64: every segment against each of its K references (zeros where a
-    reference is None). Texts are taken as given (lowercase them first if asked)."""
-    import numpy as np
-    out = np.zeros((len(hyps), len(refs), config.width), dtype=np.int64)
+def _python_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+                  config: ChrfConfig) -> list[int]:
+    """:func:`pair_values` in Python."""
+    width = config.width
+    out: list[int] = []
     for i, hyp in enumerate(hyps):
         h = ngram_counts(hyp, config)
-        for k, stream in enumerate(refs):
-            if stream[i] is not None:
-                out[i, k] = _triples(h, ngram_counts(stream[i], config))
+        for stream in refs:
+            ref = stream[i]
+            out += [0] * width if ref is None else _triples(h, ngram_counts(ref, config))
     return out
+
+
+def pair_values(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+                config: ChrfConfig) -> Sequence[int]:
+    """Every segment against each of its K references, flat ([n][K][width] ints, zeros where a
+    reference is None), by the compiled kernel when there is one. Texts are taken as given
+    (lowercase them first if asked)."""
+    native = kernel()
+    if native is None:
+        return _python_pairs(hyps, refs, config)
+    raw = native.stats(list(hyps), [list(s) for s in refs], config.char_order,
+                       config.word_order, config.whitespace)
+    return memoryview(raw).cast("q")
+
+
+def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+                      config: ChrfConfig) -> np.ndarray:
+    """(n, K, width) int64 of :func:`pair_values`, computed in Python."""
+    import numpy as np
+    flat = np.array(_python_pairs(hyps, refs, config), dtype=np.int64)
+    return flat.reshape(len(hyps), len(refs), config.width)
 
 
 def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                config: ChrfConfig) -> np.ndarray:
-    """:func:`python_pair_stats`, by the compiled kernel when there is one."""
+    """(n, K, width) int64 of :func:`pair_values`."""
     import numpy as np
-    native = kernel()
-    if native is None:
-        return python_pair_stats(hyps, refs, config)
-    raw = native.stats(list(hyps), [list(s) for s in refs], config.char_order,
-                       config.word_order, config.whitespace)
-    return np.frombuffer(raw, dtype=np.int64).reshape(len(hyps), len(refs), config.width)
+    flat = pair_values(hyps, refs, config)
+    array = np.frombuffer(flat, dtype=np.int64) if isinstance(flat, memoryview) else \
+        np.array(flat, dtype=np.int64)
+    return array.reshape(len(hyps), len(refs), config.width)
+
+
+def segment_rows(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+                 config: ChrfConfig) -> list[list[int]]:
+    """Each segment's statistics row as Python ints, without numpy: the triples of its first
+    reference (None references skipped) with the highest F-score, as :func:`best_rows`."""
+    flat = pair_values(hyps, refs, config)
+    width, k = config.width, len(refs)
+    rows = []
+    for i in range(len(hyps)):
+        start = i * k * width
+        if k == 1:
+            rows.append(list(flat[start:start + width]))
+            continue
+        best: list[int] | None = None
+        best_f = -1.0
+        for j, stream in enumerate(refs):
+            if stream[i] is None:
+                continue
+            row = list(flat[start + j * width:start + (j + 1) * width])
+            f = f_score(row, config)
+            if f > best_f:
+                best, best_f = row, f
+        rows.append(best if best is not None else [0] * width)
+    return rows
 
 
 # ---------------------------------------------------------------------------- F-scores
@@ -214,4 +257,5 @@ def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.
 
 
 __all__ = ["EPS", "PUNCTUATION", "ChrfConfig", "best_rows", "describe", "f_score", "f_scores",
-           "kernel", "ngram_counts", "pair_stats", "python_pair_stats", "split_words"]
+           "kernel", "ngram_counts", "pair_stats", "pair_values", "python_pair_stats",
+           "segment_rows", "split_words"]

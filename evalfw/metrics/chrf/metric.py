@@ -8,6 +8,7 @@ reference that gives the segment its best F-score.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -52,14 +53,25 @@ OPTIONS_SCHEMA: Mapping[str, Any] = {
 @dataclass(frozen=True)
 class ChrfReferences:
     """Reference streams prepared once per test set: lowercased when asked, as lists (what
-    the counting kernel reads), with which references each segment has."""
+    the counting kernel reads); a missing reference is None."""
 
     streams: list[list[str | None]]
-    present: np.ndarray  # (segments, K) bool
 
     @property
     def segments(self) -> int:
-        return len(self.present)
+        return len(self.streams[0]) if self.streams else 0
+
+    @functools.cached_property
+    def counts(self) -> list[int]:
+        """References per segment."""
+        return [sum(r is not None for r in refs) for refs in zip(*self.streams)]
+
+    @functools.cached_property
+    def present(self) -> np.ndarray:
+        """(segments, K) bool: which references each segment has."""
+        import numpy as np
+        present = np.array([[r is not None for r in s] for s in self.streams], dtype=bool)
+        return present.T.reshape(self.segments, len(self.streams))
 
 
 class Chrf(Metric):
@@ -95,18 +107,17 @@ class Chrf(Metric):
         return self.config.name
 
     def prepare_references(self, references: Sequence[Sequence[str | None]]) -> ChrfReferences:
-        import numpy as np
         lower = self.config.lowercase
         streams = [[r.lower() if lower and r is not None else r for r in s] for s in references]
         lengths = {len(s) for s in streams}
         if len(lengths) > 1:
             raise InputError(f"chrf: reference streams of different lengths {sorted(lengths)}")
-        present = np.array([[r is not None for r in s] for s in streams], dtype=bool).T
-        present = present.reshape(lengths.pop() if lengths else 0, len(streams))
-        missing = np.flatnonzero(~present.any(axis=1))
-        if len(missing):
-            raise InputError(f"chrf: segment {int(missing[0]) + 1} has no reference")
-        return ChrfReferences(streams, present)
+        prepared = ChrfReferences(streams)
+        if None in (r for s in streams for r in s):
+            counts = prepared.counts
+            if 0 in counts:
+                raise InputError(f"chrf: segment {counts.index(0) + 1} has no reference")
+        return prepared
 
     def references_key(self) -> Hashable:
         return (type(self).__module__, "references", self.config.lowercase)
@@ -118,14 +129,24 @@ class Chrf(Metric):
                 c.lowercase, c.whitespace, c.eps_smoothing)
 
     def segment_statistics(self, hypotheses: Sequence[str], references: Any) -> np.ndarray:
+        refs, hyps = self._inputs(hypotheses, references)
+        pairs = core.pair_stats(hyps, refs.streams, self.config)
+        return core.best_rows(pairs, refs.present, self.config)
+
+    def segment_rows(self, hypotheses: Sequence[str], references: Any) -> list[list[int]]:
+        """:meth:`segment_statistics` as lists of Python ints, computed without numpy."""
+        refs, hyps = self._inputs(hypotheses, references)
+        return core.segment_rows(hyps, refs.streams, self.config)
+
+    def _inputs(self, hypotheses: Sequence[str], references: Any
+                ) -> tuple[ChrfReferences, list[str]]:
         refs = references if isinstance(references, ChrfReferences) else \
             self.prepare_references(references)
         if len(hypotheses) != refs.segments:
             raise InputError(f"chrf: {len(hypotheses)} hypotheses but {refs.segments} "
                              "reference segments")
         hyps = [h.lower() for h in hypotheses] if self.config.lowercase else list(hypotheses)
-        pairs = core.pair_stats(hyps, refs.streams, self.config)
-        return core.best_rows(pairs, refs.present, self.config)
+        return refs, hyps
 
     def score(self, statistics: np.ndarray) -> float:
         # Python ints, as sacreBLEU sums them: the scalar formula is sacreBLEU's arithmetic.

@@ -12,7 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.errors import InputError
-from evalfw.metrics.base import Metric
+from evalfw.metrics.base import Metric, SegmentLengths
 from evalfw.metrics.flags import MetricFlag
 from evalfw.metrics.ter import core
 from evalfw.metrics.ter.result import TerScore, sacrebleu_signature
@@ -118,6 +118,15 @@ class Ter(Metric):
     def sacrebleu_float32_score(self, sums: np.ndarray) -> Any:
         # of sacreBLEU's type (a float32 scalar): its means and p-values use that dtype
         return core.float32_value(sums)
+
+    @property
+    def length_unit(self) -> str:
+        return "words"  # after TER's normalisation (lowercased, punctuation as configured)
+
+    def lengths(self, statistics: np.ndarray) -> SegmentLengths:
+        """The reference length TER divides by (the average word count of the segment's
+        references after its normalisation); TER's rows do not hold the hypothesis length."""
+        return SegmentLengths(None, statistics[:, 1])
 
     def check_statistics(self, statistics: Any) -> str | None:
         problem = super().check_statistics(statistics)

@@ -49,6 +49,8 @@ class EmbedSim(evalfw.ModelMetric):
     description = "cosine of character-trigram embeddings, closest reference (example model)"
     model_name = "evalfw-embed-sim/char3"
     model_version = __version__
+    #: a cosine: 1 is a perfect score (a metric declaring none gets it inferred from its scores)
+    score_scale = 1
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {

@@ -1,15 +1,15 @@
-"""Drop-in replacement for sacreBLEU 2.6.0's BLEU API, computed by evalfw's components.
+"""sacreBLEU 2.6.0's BLEU API (``BLEU``, ``BLEUScore``, ``BLEUSignature``, ``corpus_bleu``,
+``raw_corpus_bleu``, ``sentence_bleu``), computed by evalfw's components; users import it
+from :mod:`evalfw.compat.sacrebleu` (or its ``metrics`` modules), as they import sacreBLEU.
 
-Change ``from sacrebleu.metrics import BLEU`` (or ``from sacrebleu import corpus_bleu``) to
-``from evalfw.compat.sacrebleu import ...`` and get the same numbers, fields, signature and
-``str()``. One deliberate difference: a hypothesis/reference count mismatch raises
-``evalfw.errors.InputError`` instead of being silently truncated by ``zip``.
+Same numbers, fields, signature and ``str()`` as sacreBLEU. One deliberate difference: a
+hypothesis/reference count mismatch raises ``evalfw.errors.InputError`` instead of being
+silently truncated by ``zip``.
 """
 
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,28 +20,15 @@ from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
 from evalfw.metrics.bleu.components import Counts
 from evalfw.compat import _sentence
-from evalfw.compat._common import SacreScore, SacreSignature, check_corpus_args
+from evalfw.compat._common import SacreScore, SacreSignature, check_corpus_args, warn
 from evalfw.errors import InputError
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",
-           "TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
-
-#: names served by evalfw.compat._ter, imported on first use so that BLEU users do not pay
-#: for TER's imports
-_TER_NAMES = frozenset({"TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _TER_NAMES:
-        from evalfw.compat import _ter
-
-        return getattr(_ter, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-log = logging.getLogger("evalfw.compat.sacrebleu")
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
+           "sentence_bleu"]
 
 TOKENIZER_DEFAULT = "13a"
 _TOKENIZER_BY_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+_LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1,
                                                    "exp": None}
 
@@ -109,8 +96,8 @@ class BLEU:
         if tokenize is None:
             tokenize = _TOKENIZER_BY_LANG.get(trg_lang, TOKENIZER_DEFAULT)
         elif trg_lang in _TOKENIZER_BY_LANG and tokenize != _TOKENIZER_BY_LANG[trg_lang]:
-            log.warning("Consider using the '%s' or 'spm' tokenizer for this language.",
-                        _TOKENIZER_BY_LANG[trg_lang])
+            warn(f"Consider using the '{_TOKENIZER_BY_LANG[trg_lang]}' or 'spm' tokenizer for "
+                 f"{_LANGUAGE_NAMES[trg_lang]}.")
         self.tokenize = tokenize
         self._spec: BleuSpec = self._make_spec()
         self.tokenizer_signature = sacrebleu_tokenizer_signature(self._spec.tokenizer)
@@ -154,8 +141,11 @@ class BLEU:
                 "sacreBLEU would silently truncate to the shorter one, evalfw refuses"
             )
         if not self._force and sum(h.endswith(" .") for h in hypotheses) >= 100:
-            log.warning("That's 100 lines that end in a tokenized period ('.'); it looks like "
-                        "you forgot to detokenize your test data, which may hurt your score.")
+            warn("That's 100 lines that end in a tokenized period ('.')")
+            warn("It looks like you forgot to detokenize your test data, which may hurt your "
+                 "score.")
+            warn("If you insist your data is detokenized, or don't care, you can suppress this "
+                 "message with the `force` parameter.")
         return engine.segment_stats(self._spec, hypotheses, index)
 
     def _score(self, counts: Counts) -> BLEUScore:
@@ -185,18 +175,28 @@ class BLEU:
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not isinstance(hypothesis, str):
             raise TypeError("BLEU: The argument `hyp` should be a string.")
-        if isinstance(references, str) or not isinstance(references, Sequence):
+        if type(references) is not list and (  # the ABC check only for other sequences
+                isinstance(references, str) or not isinstance(references, Sequence)):
             raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
         if self._one is None:
             self._one = _sentence.OneSentence(self._spec)
-        counts = self._one.counts(hypothesis, references)
-        if counts is not None:  # the per-call path (see evalfw.compat._sentence)
+        found = self._one.result(hypothesis, references, BLEUScore)
+        if found is not None:  # the per-call path (see evalfw.compat._sentence)
             self.num_refs = self._one.nrefs
-            return self._one.score(counts, BLEUScore)
+            return found
         stats = self._stats([hypothesis], [[r] for r in references])
         return self._score(engine.corpus_counts(self._spec, stats))
+
+    def _resampling_input(self, hypotheses: Sequence[str]) -> tuple[Any, Any, BLEUScore]:
+        """For paired tests: evalfw's metric, its statistics rows of ``hypotheses`` (against
+        the cached references) and their score."""
+        from evalfw.metrics.bleu.metric import Bleu
+
+        stats = self._stats(hypotheses, None)
+        metric = Bleu(self._spec)
+        return metric, metric.rows(stats), self._score(engine.corpus_counts(self._spec, stats))
 
     def get_signature(self) -> BLEUSignature:
         if not hasattr(self, "num_refs"):

@@ -1,0 +1,5 @@
+"""``sacrebleu.metrics.chrf``: ``CHRF``, ``CHRFScore``, ``CHRFSignature``."""
+
+from evalfw.compat._chrf import CHRF, CHRFScore, CHRFSignature
+
+__all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
