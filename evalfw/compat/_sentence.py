@@ -69,6 +69,8 @@ class OneSentence:
         self._indexes: dict[tuple[str, ...], tuple[Any, tuple[int, ...]] | None] = {}
         self._choose = _RULES.get(rule or "")
         self._chars = int(spec.tokenizer.joined_unit == "char")
+        self._joiner = spec.tokenizer.line_joiner() if usable else None
+        self._lowercase = spec.lowercase
         self._tokens: dict[str, str | None] = {}
         self._seen: dict[tuple[str, ...], tuple[Any, ...]] = {}
         self._totals: dict[int, tuple[int, ...]] = {}
@@ -77,9 +79,8 @@ class OneSentence:
         found = self._tokens.get(line, self)
         if found is not self:
             return found  # type: ignore[return-value]
-        text = line.lower() if self.spec.lowercase else line
         try:
-            joined = self.spec.tokenizer.tokenize_joined([text])
+            joined = self._joiner(line.lower() if self._lowercase else line)  # type: ignore[misc]
         except Exception:  # the general path reports the tokenizer's failure
             joined = None
         if len(self._tokens) >= CACHE_LINES:
@@ -108,13 +109,16 @@ class OneSentence:
         """The segment's counts, or None to decline."""
         if self._count is None:
             return None
-        refs = references if None not in references else [r for r in references if r is not None]
+        refs = tuple(references) if None not in references else \
+            tuple(r for r in references if r is not None)
         hyp = self._tokenize(hypothesis)
-        tokens = [self._tokenize(r) for r in refs]
-        if not refs or hyp is None or None in tokens:
+        if not refs or hyp is None:
             return None
-        found = self._indexed(hyp, tuple(refs), tokens)
+        found = self._indexed(hyp, refs)
         if found is None:
+            tokens = [self._tokenize(r) for r in refs]
+            if None in tokens:
+                return None
             found = self._count(hyp, tokens, self.spec.max_order, self._chars)
             if found is None:
                 return None
@@ -126,14 +130,17 @@ class OneSentence:
             self._totals[hyp_len] = totals
         return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
 
-    def _indexed(self, hyp: str, refs: tuple[str, ...], tokens: list[str]
+    def _indexed(self, hyp: str, refs: tuple[str, ...]
                  ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
         """``sentence``'s answer from an index of the references (built on first use), or
-        None when the kernel cannot index them."""
+        None when the kernel cannot index them (or cannot tokenize one)."""
         if self._index is None:
             return None
         entry = self._indexes.get(refs, self)
         if entry is self:
+            tokens = [self._tokenize(r) for r in refs]
+            if None in tokens:
+                return None
             try:
                 index = self._index(tokens, 1, self.spec.max_order, bool(self._chars))
                 entry = index, tuple(memoryview(index.ref_lens).cast("q"))
@@ -145,9 +152,8 @@ class OneSentence:
         if entry is None:
             return None
         index, ref_lens = entry  # type: ignore[misc]
-        hyp_len, matches = index.count(hyp, 1)
-        return (memoryview(hyp_len).cast("q")[0], ref_lens,
-                tuple(memoryview(matches).cast("q")))
+        hyp_len, matches = index.count_one(hyp)
+        return hyp_len, ref_lens, matches
 
     def score(self, counts: Counts, result: Any) -> Any:
         """``result(score, counts, totals, precisions, bp, sys_len, ref_len)`` of the segment,

@@ -132,6 +132,16 @@ def test_random_batches_equal_sacrebleu(name):
     assert compared >= 3000
 
 
+@pytest.mark.parametrize("name", CORE)
+def test_line_joiner_equals_the_batch_of_one_line(name):
+    tok = make(name)
+    one = tok.line_joiner()
+    lines = [line for batch in random_batches(seed=7, lines=2000) for line in batch]
+    lines += ["&amp;lt; x", "a <skipped> b", "a\nb", "-\n", " .5", "1.", "", " "]
+    for line in lines:
+        assert one(line) == tok.tokenize_joined([line]), f"{name}: {line!r}"
+
+
 def test_zh_effective_ranges_equal_sacrebleu_on_every_code_point():
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
