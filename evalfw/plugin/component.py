@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol
 
@@ -80,14 +79,6 @@ def declares(component: object, capability: str) -> bool:
     return vars(type(component)).get(capability) is True
 
 
-@dataclass(frozen=True, slots=True)
-class ComponentChoice:
-    """A component chosen by name with options, as in a config."""
-
-    name: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-
 class Registry(Protocol):
     """The components of one kind, as a plugin host holds them (see ``evalfw.host.registry``)."""
 
@@ -110,4 +101,14 @@ class Components(Protocol):
     def component(self, kind: str, name: str, options: Any = None) -> Any: ...
 
 
-__all__ = ["EMPTY_OPTIONS", "Component", "ComponentChoice", "Components", "Registry", "declares"]
+def __getattr__(name: str) -> Any:
+    # ComponentChoice lives in evalfw.plugin.choices (a dataclass: this module stays free of
+    # dataclasses, which components used without a plugin host do not need)
+    if name == "ComponentChoice":
+        from evalfw.plugin.choices import ComponentChoice
+
+        return ComponentChoice
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["EMPTY_OPTIONS", "Component", "Components", "Registry", "declares"]

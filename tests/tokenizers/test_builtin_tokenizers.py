@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalfw import tokenizers  # noqa: E402
+from evalfw.tokenizers import plugin  # noqa: E402
 from evalfw.errors import PluginError  # noqa: E402
 from tests.support.tokenizer_oracles import random_batches, sacrebleu_oracle
 
@@ -30,7 +31,7 @@ def make(name: str):
 def test_registers_sacrebleu_names_through_the_host():
     from evalfw.host.host import PluginHost
 
-    host = PluginHost.create(autoload=False, builtins=False, extra_plugins=[tokenizers])
+    host = PluginHost.create(autoload=False, builtins=False, extra_plugins=[plugin])
     assert host.registry("tokenizer").names() == sorted([*CORE, "ja-mecab", "ko-mecab"])
     tok = host.registry("tokenizer").create("13a", {})
     assert tok.describe() == "13a@1"
