@@ -14,23 +14,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.result import verbose_text
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
+from evalfw.metrics.bleu.presets import sacrebleu_tokenizer_signature
 from evalfw.metrics.bleu.components import Counts
 from evalfw.compat import _sentence
-from evalfw.compat._common import SacreScore, SacreSignature, check_corpus_args, warn
-from evalfw.errors import InputError
+from evalfw.compat._bleu_score import (
+    LANGUAGE_NAMES, TOKENIZER_BY_LANG, SMOOTH_DEFAULTS, TOKENIZER_DEFAULT, BLEUScore,
+    BLEUSignature, check_lengths, signature, warn_tokenized)
+from evalfw.compat._common import check_corpus_args, warn
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu"]
-
-TOKENIZER_DEFAULT = "13a"
-_TOKENIZER_BY_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-_LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
-SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1,
-                                                   "exp": None}
 
 
 @functools.cache
@@ -39,37 +34,6 @@ def _host() -> Any:
     from evalfw.host.host import PluginHost
 
     return PluginHost.create(autoload=False)
-
-
-class BLEUScore(SacreScore):
-    """sacreBLEU's ``BLEUScore``: same fields, ``format()`` and ``str()``."""
-
-    def __init__(self, score: float, counts: list[Any], totals: list[Any],
-                 precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
-        super().__init__("BLEU", score)
-        self.bp = bp
-        self.counts = counts
-        self.totals = totals
-        self.sys_len = sys_len
-        self.ref_len = ref_len
-        self.precisions = precisions
-        self.ratio = sys_len / ref_len if ref_len else 0
-
-    # Formatted on first use: loops that score one sentence per call read only ``score``.
-    @property
-    def prec_str(self) -> str:
-        return "/".join(f"{p:.1f}" for p in self.precisions)
-
-    @property
-    def _verbose(self) -> str:
-        return verbose_text(self.precisions, self.bp, self.ratio, self.sys_len, self.ref_len)
-
-
-class BLEUSignature(SacreSignature):
-    """sacreBLEU's signature: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
-
-    _ABBR = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e",
-             "tok": "tok", "smooth": "s", "version": "v"}
 
 
 class BLEU:
@@ -94,10 +58,10 @@ class BLEU:
         self.n_bootstrap: int | None = None
         self.seed: Any = None
         if tokenize is None:
-            tokenize = _TOKENIZER_BY_LANG.get(trg_lang, TOKENIZER_DEFAULT)
-        elif trg_lang in _TOKENIZER_BY_LANG and tokenize != _TOKENIZER_BY_LANG[trg_lang]:
-            warn(f"Consider using the '{_TOKENIZER_BY_LANG[trg_lang]}' or 'spm' tokenizer for "
-                 f"{_LANGUAGE_NAMES[trg_lang]}.")
+            tokenize = TOKENIZER_BY_LANG.get(trg_lang, TOKENIZER_DEFAULT)
+        elif trg_lang in TOKENIZER_BY_LANG and tokenize != TOKENIZER_BY_LANG[trg_lang]:
+            warn(f"Consider using the '{TOKENIZER_BY_LANG[trg_lang]}' or 'spm' tokenizer for "
+                 f"{LANGUAGE_NAMES[trg_lang]}.")
         self.tokenize = tokenize
         self._spec: BleuSpec = self._make_spec()
         self.tokenizer_signature = sacrebleu_tokenizer_signature(self._spec.tokenizer)
@@ -135,17 +99,8 @@ class BLEU:
             index = self._ref_cache
         else:
             raise RuntimeError("No references provided and the cache is empty.")
-        if len(hypotheses) != index.segments:
-            raise InputError(
-                f"{len(hypotheses)} hypotheses but {index.segments} reference segments; "
-                "sacreBLEU would silently truncate to the shorter one, evalfw refuses"
-            )
-        if not self._force and sum(h.endswith(" .") for h in hypotheses) >= 100:
-            warn("That's 100 lines that end in a tokenized period ('.')")
-            warn("It looks like you forgot to detokenize your test data, which may hurt your "
-                 "score.")
-            warn("If you insist your data is detokenized, or don't care, you can suppress this "
-                 "message with the `force` parameter.")
+        check_lengths(len(hypotheses), index.segments)
+        warn_tokenized(hypotheses, self._force)
         return engine.segment_stats(self._spec, hypotheses, index)
 
     def _score(self, counts: Counts) -> BLEUScore:
@@ -199,18 +154,7 @@ class BLEU:
         return metric, metric.rows(stats), self._score(engine.corpus_counts(self._spec, stats))
 
     def get_signature(self) -> BLEUSignature:
-        if not hasattr(self, "num_refs"):
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        smooth = self.smooth_method
-        if SMOOTH_DEFAULTS[smooth] is not None:
-            value = self.smooth_value if self.smooth_value is not None else SMOOTH_DEFAULTS[smooth]
-            smooth += f"[{value:.2f}]"
-        return BLEUSignature({
-            "nrefs": "var" if self.num_refs == -1 else self.num_refs,
-            "bs": self.n_bootstrap, "ar": None, "seed": self.seed,
-            "case": "lc" if self.lowercase else "mixed", "eff": self.effective_order,
-            "tok": self.tokenizer_signature, "smooth": smooth, "version": SACREBLEU_VERSION,
-        })
+        return signature(self)
 
     @staticmethod
     def compute_bleu(correct: list[int], total: list[int], sys_len: int, ref_len: int,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature, check_corpus_args
-from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
+from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
 

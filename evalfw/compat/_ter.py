@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
-from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
+from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 from evalfw.metrics.ter import core
 from evalfw.metrics.ter.metric import Ter
 

@@ -6,7 +6,8 @@ Each reproduces sacreBLEU 2.6.0: for every line, the tokens equal sacreBLEU's
 ``tokenize(line.rstrip()).split()``. They tokenize whole batches at once for speed.
 
 Importing this package imports no tokenizer (nor pluggy): a compiled rule module or one
-tokenizer is loaded alone. ``TOKENIZERS`` and the hook are read from the plugin module.
+tokenizer is loaded alone (:func:`builtin`, for code that needs no plugin host).
+``TOKENIZERS`` and the hook are read from the plugin module.
 """
 
 from __future__ import annotations
@@ -14,6 +15,35 @@ from __future__ import annotations
 TYPE_CHECKING = False  # not from typing: importing typing costs more than this module
 if TYPE_CHECKING:
     from typing import Any
+
+    from evalfw.tokenizers.base import Tokenizer
+
+
+#: the module of each built-in tokenizer, by its name (the name itself is set on its class)
+MODULES = {
+    "none": "evalfw.tokenizers.none",
+    "13a": "evalfw.tokenizers.mteval13a",
+    "intl": "evalfw.tokenizers.intl",
+    "zh": "evalfw.tokenizers.zh",
+    "char": "evalfw.tokenizers.char",
+    "ja-mecab": "evalfw.tokenizers.mecab",
+    "ko-mecab": "evalfw.tokenizers.mecab",
+}
+
+
+def builtin(name: str) -> type[Tokenizer]:
+    """The built-in tokenizer class called ``name`` (KeyError for another name), importing
+    only its module."""
+    import importlib
+
+    from evalfw.tokenizers.base import Tokenizer
+
+    module = importlib.import_module(MODULES[name])
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, Tokenizer) and \
+                vars(value).get("name") == name:
+            return value
+    raise KeyError(name)
 
 
 def __getattr__(name: str) -> Any:
@@ -24,4 +54,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["evalfw_register_tokenizers", "TOKENIZERS"]
+__all__ = ["builtin", "evalfw_register_tokenizers", "MODULES", "TOKENIZERS"]

@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-from evalfw.tokenizers.char import CharTokenizer
-from evalfw.tokenizers.intl import TokenizerIntl
-from evalfw.tokenizers.mecab import JaMecabTokenizer, KoMecabTokenizer
-from evalfw.tokenizers.mteval13a import Tokenizer13a
-from evalfw.tokenizers.none import NoneTokenizer
-from evalfw.tokenizers.zh import TokenizerZh
-from evalfw.tokenizers.base import Tokenizer
 from evalfw.plugin import hookimpl
+from evalfw.tokenizers import MODULES, builtin
+from evalfw.tokenizers.base import Tokenizer
 
-TOKENIZERS: tuple[type[Tokenizer], ...] = (
-    NoneTokenizer,
-    Tokenizer13a,
-    TokenizerIntl,
-    TokenizerZh,
-    CharTokenizer,
-    JaMecabTokenizer,
-    KoMecabTokenizer,
-)
+#: every built-in tokenizer class, in the order of ``MODULES``
+TOKENIZERS: tuple[type[Tokenizer], ...] = tuple(builtin(name) for name in MODULES)
 
 
 @hookimpl

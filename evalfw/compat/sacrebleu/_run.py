@@ -112,22 +112,12 @@ def _check_systems(args: Any, systems: list[list[str]], refs: list[list[str]],
     return systems, refs
 
 
-def _metrics(args: Any, refs: list[list[str]]) -> dict[str, Any]:
+def _metrics(args: Any, refs: list[list[str]], paired: bool) -> dict[str, Any]:
     """The metric objects of ``-m`` (in its order, each once), holding the references."""
     metrics: dict[str, Any] = {}
     for name in args.metrics:
         if name == "bleu":
-            from evalfw.compat._bleu import BLEU
-
-            options: dict[str, Any] = {
-                "smooth_method": args.bleu_smooth_method, "smooth_value": args.bleu_smooth_value,
-                "tokenize": args.bleu_tokenize, "lowercase": args.bleu_lowercase,
-                "force": args.bleu_force}
-            if args.langpair:
-                options["trg_lang"] = args.langpair.split("-")[1]
-            if args.sentence_level:
-                options["effective_order"] = True
-            metrics["BLEU"] = BLEU(references=refs, **options)
+            metrics["BLEU"] = _bleu(args, refs, paired)
         elif name == "chrf":
             from evalfw.compat._chrf import CHRF
 
@@ -143,6 +133,27 @@ def _metrics(args: Any, refs: list[list[str]]) -> dict[str, Any]:
                 case_sensitive=args.ter_case_sensitive, asian_support=args.ter_asian_support,
                 no_punct=args.ter_no_punct, normalized=args.ter_normalized, references=refs)
     return metrics
+
+
+def _bleu(args: Any, refs: list[list[str]], paired: bool) -> Any:
+    """The BLEU of ``args``: plain scores of files take the lean path (no plugin host, see
+    :mod:`evalfw.compat._bleu_lean`) where it applies, the rest the drop-in ``BLEU``."""
+    options: dict[str, Any] = {
+        "smooth_method": args.bleu_smooth_method, "smooth_value": args.bleu_smooth_value,
+        "tokenize": args.bleu_tokenize, "lowercase": args.bleu_lowercase,
+        "force": args.bleu_force, "effective_order": bool(args.sentence_level)}
+    if not (args.langpair or args.test_set or args.confidence or paired or args.detail):
+        from evalfw.compat._bleu_lean import lean_bleu
+        from evalfw.compat._bleu_score import TOKENIZER_DEFAULT
+
+        lean = lean_bleu(refs, {**options, "tokenize": args.bleu_tokenize or TOKENIZER_DEFAULT})
+        if lean is not None:
+            return lean
+    from evalfw.compat._bleu import BLEU
+
+    if args.langpair:
+        options["trg_lang"] = args.langpair.split("-")[1]
+    return BLEU(references=refs, **options)
 
 
 def run(args: Any, console: Console) -> int:
@@ -167,12 +178,16 @@ def run(args: Any, console: Console) -> int:
     refs, systems, names = _read(args, data, paired, console)
     full_system, full_refs = systems[0] if systems else [], refs
     systems, refs = _check_systems(args, systems, refs, paired, data)
-    metrics = _metrics(args, refs)
+    metrics = _metrics(args, refs, paired)
     write = sys.stdout.write
     if args.sentence_level:
         metric = next(iter(metrics.values()))
-        for hypothesis, *references in zip(systems[0], *refs):
-            score = metric.sentence_score(hypothesis, references)
+        if hasattr(metric, "sentence_scores"):  # the lean BLEU: all lines at once
+            scores = metric.sentence_scores(systems[0])
+        else:
+            scores = (metric.sentence_score(hypothesis, references)
+                      for hypothesis, *references in zip(systems[0], *refs))
+        for score in scores:
             signature = metric.get_signature().format(args.short)
             write(score.format(args.width, args.score_only, signature) + "\n")
         return 0
