@@ -22,6 +22,7 @@ from evalfw.compat import _sentence
 from evalfw.compat._bleu_score import (
     LANGUAGE_NAMES, TOKENIZER_BY_LANG, SMOOTH_DEFAULTS, TOKENIZER_DEFAULT, BLEUScore,
     BLEUSignature, check_lengths, signature, warn_tokenized)
+from evalfw.compat._bleu_lean import bleu_fields
 from evalfw.compat._common import check_corpus_args, warn
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
@@ -136,7 +137,10 @@ class BLEU:
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
         if self._one is None:
-            self._one = _sentence.OneSentence(self._spec)
+            # the spec holds sacreBLEU's built-in components: their formula in one function
+            self._one = _sentence.OneSentence(self._spec, functools.partial(
+                bleu_fields, smooth_method=self.smooth_method, smooth_value=self.smooth_value,
+                effective_order=self.effective_order, max_order=self.max_ngram_order))
         found = self._one.result(hypothesis, references, BLEUScore)
         if found is not None:  # the per-call path (see evalfw.compat._sentence)
             self.num_refs = self._one.nrefs

@@ -20,7 +20,7 @@ from evalfw.compat._bleu_score import (
     SMOOTH_DEFAULTS, BLEUScore, BLEUSignature, check_lengths, signature, warn_tokenized)
 from evalfw.compat._common import check_corpus_args
 
-__all__ = ["compute_bleu", "lean_bleu", "LeanBLEU"]
+__all__ = ["bleu_fields", "compute_bleu", "lean_bleu", "LeanBLEU"]
 
 MAX_ORDER = 4
 
@@ -34,6 +34,15 @@ def compute_bleu(correct: list[Any], total: list[Any], sys_len: int, ref_len: in
                  max_order: int = MAX_ORDER) -> BLEUScore:
     """sacreBLEU 2.6.0's ``BLEU.compute_bleu``, the same operations in the same order (add-k
     changes ``correct`` and ``total`` in place, as sacreBLEU's does)."""
+    return BLEUScore(*bleu_fields(correct, total, sys_len, ref_len, smooth_method,
+                                  smooth_value, effective_order, max_order))
+
+
+def bleu_fields(correct: list[Any], total: list[Any], sys_len: int, ref_len: int,
+                smooth_method: str, smooth_value: float | None, effective_order: bool,
+                max_order: int = MAX_ORDER) -> tuple[Any, ...]:
+    """:func:`compute_bleu`'s ``BLEUScore`` arguments: (score, counts, totals, precisions,
+    bp, sys_len, ref_len)."""
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
     bp = 1.0
@@ -41,7 +50,7 @@ def compute_bleu(correct: list[Any], total: list[Any], sys_len: int, ref_len: in
         bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
     precisions = [0.0] * max_order
     if not any(correct):  # no match at all: BLEU 0 (sacreBLEU #141)
-        return BLEUScore(0.0, correct, total, precisions, bp, sys_len, ref_len)
+        return 0.0, correct, total, precisions, bp, sys_len, ref_len
     halved = 1.0
     eff = max_order
     for n in range(max_order):
@@ -61,7 +70,7 @@ def compute_bleu(correct: list[Any], total: list[Any], sys_len: int, ref_len: in
         else:
             precisions[n] = 100. * correct[n] / total[n]
     score = bp * math.exp(sum([_log(p) for p in precisions[:eff]]) / eff)
-    return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
+    return score, correct, total, precisions, bp, sys_len, ref_len
 
 
 def _closest(hyp_len: int, ref_lens: Sequence[int]) -> int:

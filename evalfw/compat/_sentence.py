@@ -18,7 +18,7 @@ what is cached never changes a number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalfw.metrics.bleu.components import Counts
@@ -56,8 +56,12 @@ _RULES = {"closest": _closest, "closest-first": _closest_first, "shortest": min}
 class OneSentence:
     """Counts and scores of single segments under ``spec`` (see the module docstring)."""
 
-    def __init__(self, spec: BleuSpec) -> None:
+    def __init__(self, spec: BleuSpec, formula: Callable[..., tuple[Any, ...]] | None = None
+                 ) -> None:
         self.spec = spec
+        #: the components' formula in one function of (matches, totals, hyp_len, ref_len)
+        #: lists, giving ``_fields``' tuple, when the caller has one (sacreBLEU's compute_bleu)
+        self._formula = formula
         self.nrefs = 0
         k = kernel.kernel()
         rule = spec.brevity_penalty.kernel_rule()
@@ -93,10 +97,12 @@ class OneSentence:
         key = (hypothesis, *references)
         fields = self._seen.get(key)
         if fields is None:
-            counts = self.counts(hypothesis, references)
-            if counts is None:
+            raw = self._raw(hypothesis, references)
+            if raw is None:
                 return None
-            fields = self._fields(counts)
+            matches, totals, hyp_len, ref_len = raw
+            fields = self._fields(Counts(*raw)) if self._formula is None else \
+                self._formula(list(matches), list(totals), hyp_len, ref_len)
             if len(self._seen) >= CACHE_LINES:
                 self._seen.clear()
             self._seen[key] = (*fields, self.nrefs)
@@ -107,6 +113,12 @@ class OneSentence:
 
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
         """The segment's counts, or None to decline."""
+        raw = self._raw(hypothesis, references)
+        return None if raw is None else Counts(*raw)
+
+    def _raw(self, hypothesis: str, references: Sequence[str | None]
+             ) -> tuple[tuple[int, ...], tuple[int, ...], int, int] | None:
+        """(matches, totals, hyp_len, ref_len) of the segment, or None to decline."""
         if self._count is None:
             return None
         refs = tuple(references) if None not in references else \
@@ -128,7 +140,7 @@ class OneSentence:
         if totals is None:
             totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
             self._totals[hyp_len] = totals
-        return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
+        return matches, totals, hyp_len, self._choose(hyp_len, ref_lens)  # type: ignore[misc]
 
     def _indexed(self, hyp: str, refs: tuple[str, ...]
                  ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
