@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any
 
 from evalfw.compat._bleu_score import (
     SMOOTH_DEFAULTS, BLEUScore, BLEUSignature, check_lengths, signature, warn_tokenized)

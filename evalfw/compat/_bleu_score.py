@@ -5,7 +5,10 @@ without loading evalfw's BLEU engine, as :mod:`evalfw.compat._bleu` does with it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any
 
 from evalfw.compat._common import SacreScore, SacreSignature, warn
 from evalfw.metrics.bleu.text import SACREBLEU_VERSION, verbose_text

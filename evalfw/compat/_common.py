@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from typing import Any
     import numpy as np
 
     from evalfw.metrics.base import Metric

@@ -26,7 +26,10 @@ import re
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 from evalfw.plugin.component import Component, declares
 

@@ -15,7 +15,10 @@ float32, which its ``json.dumps`` refuses); here they are printed as the floats 
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any
 
 from evalfw.compat.sacrebleu import _text as st
 from evalfw.compat.sacrebleu._messages import Console

@@ -8,7 +8,10 @@ the same status and message come out here.
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any
 
 from evalfw.compat.sacrebleu import _inputs, _report
 from evalfw.compat.sacrebleu._messages import Console, Stop
