@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
-from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.metrics.bleu.presets import sacrebleu_tokenizer_signature
-from evalfw.metrics.bleu.components import Counts
 from evalfw.compat import _sentence
 from evalfw.compat._bleu_score import (
     LANGUAGE_NAMES, TOKENIZER_BY_LANG, SMOOTH_DEFAULTS, TOKENIZER_DEFAULT, BLEUScore,
     BLEUSignature, check_lengths, signature, warn_tokenized)
 from evalfw.compat._bleu_lean import bleu_fields
 from evalfw.compat._common import check_corpus_args, warn
+
+if TYPE_CHECKING:
+    from evalfw.tokenizers.base import Tokenizer
+    from evalfw.metrics.bleu.components import Counts
+    from evalfw.metrics.bleu.spec import BleuSpec
+    from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu"]
@@ -35,6 +36,23 @@ def _host() -> Any:
     from evalfw.host.host import PluginHost
 
     return PluginHost.create(autoload=False)
+
+
+def _plain_tokenizer(tokenize: str, smooth_value: Any, max_order: Any, lowercase: Any,
+                     effective_order: Any) -> Tokenizer | None:
+    """The built-in tokenizer of options that certainly resolve to a spec (a built-in
+    tokenizer name; booleans; an order of 1 to 4; no or a non-negative number as smoothing
+    value), so the spec can wait until it is needed; None: resolve it now, where its errors
+    belong."""
+    from evalfw.tokenizers import MODULES, builtin
+
+    if tokenize not in MODULES or tokenize in ("ja-mecab", "ko-mecab") or \
+            type(lowercase) is not bool or type(effective_order) is not bool or \
+            type(max_order) is not int or not 1 <= max_order <= 4 or \
+            (smooth_value is not None and (type(smooth_value) not in (int, float)
+                                           or not smooth_value >= 0)):
+        return None
+    return builtin(tokenize)()
 
 
 class BLEU:
@@ -64,14 +82,28 @@ class BLEU:
             warn(f"Consider using the '{TOKENIZER_BY_LANG[trg_lang]}' or 'spm' tokenizer for "
                  f"{LANGUAGE_NAMES[trg_lang]}.")
         self.tokenize = tokenize
-        self._spec: BleuSpec = self._make_spec()
-        self.tokenizer_signature = sacrebleu_tokenizer_signature(self._spec.tokenizer)
+        self._spec_value: BleuSpec | None = None
+        self._tokenizer = _plain_tokenizer(tokenize, smooth_value, max_ngram_order, lowercase,
+                                           effective_order)
+        if self._tokenizer is None:  # anything else is checked by resolving the spec now
+            self._tokenizer = self._spec.tokenizer
+        self.tokenizer_signature = self._tokenizer.sacrebleu_signature()
         self._ref_cache: ReferenceIndex | None = None
         self._one: _sentence.OneSentence | None = None
         if references is not None:
             self._ref_cache = self._index(references)
 
+    @property
+    def _spec(self) -> BleuSpec:
+        """evalfw's BLEU spec of these options, resolved on first use (plain options cannot
+        fail to resolve, see ``_plain_tokenizer``; a sentence loop never needs it)."""
+        if self._spec_value is None:
+            self._spec_value = self._make_spec()
+        return self._spec_value
+
     def _make_spec(self) -> BleuSpec:
+        from evalfw.metrics.bleu.spec import resolve_spec
+
         smoothing: dict[str, Any] = {"name": self.smooth_method}
         if SMOOTH_DEFAULTS[self.smooth_method] is not None and self.smooth_value is not None:
             smoothing["value"] = self.smooth_value
@@ -82,6 +114,8 @@ class BLEU:
     # ------------------------------------------------------------------ scoring
 
     def _index(self, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
+        from evalfw.metrics.bleu import engine
+
         index = engine.index_references(self._spec, references)
         # from the streams, not the index's length table: that table would import numpy
         if any(None in stream for stream in references):
@@ -102,19 +136,28 @@ class BLEU:
             raise RuntimeError("No references provided and the cache is empty.")
         check_lengths(len(hypotheses), index.segments)
         warn_tokenized(hypotheses, self._force)
+        from evalfw.metrics.bleu import engine
+
         return engine.segment_stats(self._spec, hypotheses, index)
 
     def _score(self, counts: Counts) -> BLEUScore:
+        from evalfw.metrics.bleu import engine
+
         res = engine.score_counts(self._spec, counts)
         return BLEUScore(res.score, list(res.counts), list(res.totals), list(res.precisions),
                          res.bp, res.hyp_len, res.ref_len)
+
+    def _corpus_score(self, stats: SegmentStats) -> BLEUScore:
+        from evalfw.metrics.bleu import engine
+
+        return self._score(engine.corpus_counts(self._spec, stats))
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Sequence[Sequence[str]] | None,
                      n_bootstrap: int = 1) -> BLEUScore:
         _check_corpus_args(hypotheses, references)
         stats = self._stats(hypotheses, references)
-        score = self._score(engine.corpus_counts(self._spec, stats))
+        score = self._corpus_score(stats)
         if n_bootstrap > 1:
             from evalfw.analysis.resampling import columns
             from evalfw.analysis.sacrebleu_mode import confidence, read_seed
@@ -137,16 +180,19 @@ class BLEU:
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
         if self._one is None:
-            # the spec holds sacreBLEU's built-in components: their formula in one function
-            self._one = _sentence.OneSentence(self._spec, functools.partial(
+            # the spec's components are sacreBLEU's built-ins: their formula in one function
+            formula = functools.partial(
                 bleu_fields, smooth_method=self.smooth_method, smooth_value=self.smooth_value,
-                effective_order=self.effective_order, max_order=self.max_ngram_order))
+                effective_order=self.effective_order, max_order=self.max_ngram_order)
+            self._one = _sentence.OneSentence(self._spec, formula) \
+                if self._spec_value is not None else _sentence.OneSentence.sacrebleu(
+                    self._tokenizer, self.lowercase, self.max_ngram_order, formula)
         found = self._one.result(hypothesis, references, BLEUScore)
         if found is not None:  # the per-call path (see evalfw.compat._sentence)
             self.num_refs = self._one.nrefs
             return found
         stats = self._stats([hypothesis], [[r] for r in references])
-        return self._score(engine.corpus_counts(self._spec, stats))
+        return self._corpus_score(stats)
 
     def _resampling_input(self, hypotheses: Sequence[str]) -> tuple[Any, Any, BLEUScore]:
         """For paired tests: evalfw's metric, its statistics rows of ``hypotheses`` (against
@@ -155,7 +201,7 @@ class BLEU:
 
         stats = self._stats(hypotheses, None)
         metric = Bleu(self._spec)
-        return metric, metric.rows(stats), self._score(engine.corpus_counts(self._spec, stats))
+        return metric, metric.rows(stats), self._corpus_score(stats)
 
     def get_signature(self) -> BLEUSignature:
         return signature(self)
@@ -167,6 +213,8 @@ class BLEU:
         """sacreBLEU's static ``compute_bleu`` (note its default smoothing is ``none``)."""
         metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
                       effective_order=effective_order, max_ngram_order=max_ngram_order)
+        from evalfw.metrics.bleu.components import Counts
+
         counts = Counts(tuple(correct[:max_ngram_order]), tuple(total[:max_ngram_order]),
                         int(sys_len), int(ref_len))
         return metric._score(counts)

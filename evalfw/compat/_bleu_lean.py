@@ -134,14 +134,14 @@ class LeanBLEU:
     def sentence_scores(self, hypotheses: Sequence[str]) -> list[BLEUScore]:
         """``sentence_score`` of every line against its references, in order."""
         hyp_len, matches = self._counts(hypotheses)
-        lens = memoryview(hyp_len).cast("q")
-        counts = memoryview(matches).cast("q")
-        refs = memoryview(self._index.ref_lens).cast("q")
+        lens = memoryview(hyp_len).cast("q").tolist()
+        counts = memoryview(matches).cast("q").tolist()
+        refs = memoryview(self._index.ref_lens).cast("q").tolist()
         r = self.num_refs
         out = []
         for i, n in enumerate(lens):
             out.append(compute_bleu(
-                list(counts[i * MAX_ORDER:(i + 1) * MAX_ORDER]),
+                counts[i * MAX_ORDER:(i + 1) * MAX_ORDER],
                 [max(n - k, 0) for k in range(MAX_ORDER)], n, _closest(n, refs[i * r:(i + 1) * r]),
                 self.smooth_method, self.smooth_value, self.effective_order))
         return out

@@ -69,9 +69,10 @@ class SacreScore:
                 d.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=conf)
         line = f"{self.name}|{signature}" if signature else self.name
         line = f"{line} = {sc}"
-        if self._verbose:
-            line += f" {self._verbose}"
-            d["verbose_score"] = self._verbose
+        verbose = self._verbose  # a property of BLEU's: formatted once
+        if verbose:
+            line += f" {verbose}"
+            d["verbose_score"] = verbose
         if score_only:
             return sc
         if is_json:

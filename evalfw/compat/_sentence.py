@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from evalfw.metrics.bleu.components import Counts
 from evalfw.metrics.bleu.counting import kernel
 from evalfw.tokenizers.base import supports_joined
 
 if TYPE_CHECKING:
+    from evalfw.metrics.bleu.components import Counts
     from evalfw.metrics.bleu.spec import BleuSpec
+    from evalfw.tokenizers.base import Tokenizer
 
 #: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size), and
 #: distinct segments whose results are kept
@@ -49,6 +50,14 @@ def _closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return min(ref_lens, key=lambda r: abs(r - hyp_len))
 
 
+def _counts(raw: tuple[Any, ...]) -> Counts:
+    # the components' value object, imported when first needed: the path of a formula
+    # (sacreBLEU's compute_bleu) never builds one
+    from evalfw.metrics.bleu.components import Counts
+
+    return Counts(*raw)
+
+
 #: the reference-length rules the kernel knows, for one segment
 _RULES = {"closest": _closest, "closest-first": _closest_first, "shortest": min}
 
@@ -58,23 +67,40 @@ class OneSentence:
 
     def __init__(self, spec: BleuSpec, formula: Callable[..., tuple[Any, ...]] | None = None
                  ) -> None:
-        self.spec = spec
+        rule = spec.brevity_penalty.kernel_rule()
+        usable = (supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
+                  and spec.smoothing.needs_orders == 0)
+        self.spec: BleuSpec | None = spec
+        self._setup(spec.tokenizer, spec.lowercase, spec.max_order, rule if usable else None,
+                    formula)
+
+    @classmethod
+    def sacrebleu(cls, tokenizer: Tokenizer, lowercase: bool, max_order: int,
+                  formula: Callable[..., tuple[Any, ...]]) -> OneSentence:
+        """The per-call path of sacreBLEU's own components (clipped counts without a floor,
+        the closest reference length, ``formula`` for the score) without resolving a spec:
+        a script that only scores sentences starts without the plugin host."""
+        one = cls.__new__(cls)
+        one.spec = None
+        one._setup(tokenizer, lowercase, max_order, "closest", formula)
+        return one
+
+    def _setup(self, tokenizer: Tokenizer, lowercase: bool, max_order: int, rule: str | None,
+               formula: Callable[..., tuple[Any, ...]] | None) -> None:
         #: the components' formula in one function of (matches, totals, hyp_len, ref_len)
         #: lists, giving ``_fields``' tuple, when the caller has one (sacreBLEU's compute_bleu)
         self._formula = formula
         self.nrefs = 0
         k = kernel.kernel()
-        rule = spec.brevity_penalty.kernel_rule()
-        usable = (k is not None and supports_joined(spec.tokenizer)
-                  and supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
-                  and rule in _RULES and spec.smoothing.needs_orders == 0)
+        usable = k is not None and supports_joined(tokenizer) and rule in _RULES
         self._count = k.sentence if usable else None  # type: ignore[union-attr]
         self._index = k.Index if usable else None  # type: ignore[union-attr]
         self._indexes: dict[tuple[str, ...], tuple[Any, tuple[int, ...]] | None] = {}
         self._choose = _RULES.get(rule or "")
-        self._chars = int(spec.tokenizer.joined_unit == "char")
-        self._joiner = spec.tokenizer.line_joiner() if usable else None
-        self._lowercase = spec.lowercase
+        self._chars = int(tokenizer.joined_unit == "char")
+        self._joiner = tokenizer.line_joiner() if usable else None
+        self._lowercase = lowercase
+        self._max_order = max_order
         self._tokens: dict[str, str | None] = {}
         self._seen: dict[tuple[str, ...], tuple[Any, ...]] = {}
         self._totals: dict[int, tuple[int, ...]] = {}
@@ -101,7 +127,7 @@ class OneSentence:
             if raw is None:
                 return None
             matches, totals, hyp_len, ref_len = raw
-            fields = self._fields(Counts(*raw)) if self._formula is None else \
+            fields = self._fields(_counts(raw)) if self._formula is None else \
                 self._formula(list(matches), list(totals), hyp_len, ref_len)
             if len(self._seen) >= CACHE_LINES:
                 self._seen.clear()
@@ -114,7 +140,7 @@ class OneSentence:
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
         """The segment's counts, or None to decline."""
         raw = self._raw(hypothesis, references)
-        return None if raw is None else Counts(*raw)
+        return None if raw is None else _counts(raw)
 
     def _raw(self, hypothesis: str, references: Sequence[str | None]
              ) -> tuple[tuple[int, ...], tuple[int, ...], int, int] | None:
@@ -131,14 +157,14 @@ class OneSentence:
             tokens = [self._tokenize(r) for r in refs]
             if None in tokens:
                 return None
-            found = self._count(hyp, tokens, self.spec.max_order, self._chars)
+            found = self._count(hyp, tokens, self._max_order, self._chars)
             if found is None:
                 return None
         hyp_len, ref_lens, matches = found
         self.nrefs = len(refs)
         totals = self._totals.get(hyp_len)
         if totals is None:
-            totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
+            totals = tuple(max(hyp_len - n, 0) for n in range(self._max_order))
             self._totals[hyp_len] = totals
         return matches, totals, hyp_len, self._choose(hyp_len, ref_lens)  # type: ignore[misc]
 
@@ -154,7 +180,7 @@ class OneSentence:
             if None in tokens:
                 return None
             try:
-                index = self._index(tokens, 1, self.spec.max_order, bool(self._chars))
+                index = self._index(tokens, 1, self._max_order, bool(self._chars))
                 entry = index, tuple(memoryview(index.ref_lens).cast("q"))
             except ValueError:
                 entry = None
@@ -176,6 +202,7 @@ class OneSentence:
 
     def _fields(self, counts: Counts) -> tuple[Any, ...]:
         spec = self.spec
+        assert spec is not None  # a path without a spec has its formula
         bp = spec.brevity_penalty.penalty(counts.hyp_len, counts.ref_len)
         smoothed = spec.smoothing.smooth(counts)
         score = spec.mean.combine(smoothed, counts, bp, spec.weights)[0]

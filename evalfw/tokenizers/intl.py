@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     import regex
 
 _ASTRAL_START = 0x10000
+#: joined batches shorter than this (in characters) take the exact per-line path until the
+#: batch patterns exist: a command line on a few hundred lines does not pay for building them
+SMALL = 100_000
 _ASTRAL = LazyPattern("[\U00010000-\U0010ffff]")
 
 
@@ -103,6 +106,9 @@ class TokenizerIntl(JoinedTokenizer):
         return [line.rstrip() for line in lines]
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:
+        if len(text) < SMALL and not _patterns.cache_info().currsize:
+            # building the batch patterns costs what the exact path spends on ~2000 lines
+            return text, list(range(text.count("\n") - 1))
         patterns = _patterns()
         hard = lines_at(text, patterns.hard)
         if _has_astral(text):

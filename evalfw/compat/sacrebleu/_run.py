@@ -185,14 +185,16 @@ def run(args: Any, console: Console) -> int:
     write = sys.stdout.write
     if args.sentence_level:
         metric = next(iter(metrics.values()))
-        if hasattr(metric, "sentence_scores"):  # the lean BLEU: all lines at once
+        signature = None
+        if hasattr(metric, "sentence_scores"):  # the lean BLEU: all lines, one signature
             scores = metric.sentence_scores(systems[0])
-        else:
+            signature = metric.get_signature().format(args.short)
+        else:  # a signature per line: the references counted may change (absent ones)
             scores = (metric.sentence_score(hypothesis, references)
                       for hypothesis, *references in zip(systems[0], *refs))
         for score in scores:
-            signature = metric.get_signature().format(args.short)
-            write(score.format(args.width, args.score_only, signature) + "\n")
+            shown = signature or metric.get_signature().format(args.short)
+            write(score.format(args.width, args.score_only, shown) + "\n")
         return 0
     if args.detail and args.format == "json":
         args.format = "text"
