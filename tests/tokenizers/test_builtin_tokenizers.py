@@ -215,3 +215,17 @@ def test_mecab_missing_package_is_a_clear_error(name, monkeypatch):
     extra = name[:2]
     with pytest.raises(PluginError, match=rf"pip install 'evalfw\[{extra}\]'"):
         make(name)
+
+
+def test_intl_exact_start_and_batch_patterns_agree(monkeypatch):
+    from evalfw.tokenizers import intl
+
+    lines = [line for batch in random_batches(seed=11, lines=1500) for line in batch]
+    monkeypatch.setattr(intl, "_exact_chars", 0)
+    monkeypatch.setattr(intl, "SMALL", 10**9)
+    exact = make("intl").tokenize(lines)
+    exact_joined = make("intl").tokenize_joined(lines)
+    monkeypatch.setattr(intl, "SMALL", 0)
+    assert make("intl").tokenize(lines) == exact
+    assert [s.split() for s in make("intl").tokenize_joined(lines).split("\n")] == \
+        [s.split() for s in exact_joined.split("\n")]
