@@ -28,8 +28,8 @@ __all__ = ["bleu_fields", "compute_bleu", "lean_bleu", "LeanBLEU"]
 MAX_ORDER = 4
 
 
-def _log(p: float) -> float:
-    return -9999999999 if p == 0.0 else math.log(p)
+#: sacreBLEU's log of a zero precision (``my_log``)
+LOG_ZERO = -9999999999
 
 
 def compute_bleu(correct: list[Any], total: list[Any], sys_len: int, ref_len: int,
@@ -72,7 +72,9 @@ def bleu_fields(correct: list[Any], total: list[Any], sys_len: int, ref_len: int
                 precisions[n] = 100. * smooth_value / total[n]  # type: ignore[operator]
         else:
             precisions[n] = 100. * correct[n] / total[n]
-    score = bp * math.exp(sum([_log(p) for p in precisions[:eff]]) / eff)
+    log = math.log
+    logs = [LOG_ZERO if p == 0.0 else log(p) for p in precisions[:eff]]
+    score = bp * math.exp(sum(logs) / eff)
     return score, correct, total, precisions, bp, sys_len, ref_len
 
 

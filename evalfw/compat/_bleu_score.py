@@ -28,7 +28,11 @@ class BLEUScore(SacreScore):
 
     def __init__(self, score: float, counts: list[Any], totals: list[Any],
                  precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
-        super().__init__("BLEU", score)
+        # SacreScore's fields set here: one object per sentence in per-call loops
+        self.name = "BLEU"
+        self.score = score
+        self._mean: Any = -1.0
+        self._ci: Any = -1.0
         self.bp = bp
         self.counts = counts
         self.totals = totals

@@ -131,10 +131,8 @@ class OneSentence:
                 self._formula(list(matches), list(totals), hyp_len, ref_len)
             if len(self._seen) >= CACHE_LINES:
                 self._seen.clear()
-            self._seen[key] = (*fields, self.nrefs)
-        else:
-            self.nrefs = fields[-1]
-        score, matches, totals, precisions, bp, hyp_len, ref_len = fields[:7]
+            fields = self._seen[key] = (*fields, self.nrefs)
+        score, matches, totals, precisions, bp, hyp_len, ref_len, self.nrefs = fields
         return result(score, list(matches), list(totals), list(precisions), bp, hyp_len, ref_len)
 
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
