@@ -33,26 +33,35 @@ static inline int rule_a(Py_UCS4 c) {
 static inline int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 static inline int is_stop(Py_UCS4 c) { return c == '.' || c == ','; }
 
-/* one pass of rule B, C or D from `in` to `out` (rule A is simpler, see line()); `rule` is a
- * constant at every call, so the compiler makes one loop per rule */
+/* One pass of rule B, C or D from `in` to `out` (rule A is simpler, see line()). Each rule
+ * needs a "." or "," (B, C) or a "-" (D) at a fixed place of its pair, so the pass jumps from
+ * one such character to the next and copies the text between them as it is; which pairs
+ * match, and in which order, is what a scan of every position finds. `rule` is a constant
+ * at every call, so the compiler makes one loop per rule. */
 static inline int pass(const Buf *in, Buf *out, const char rule) {
     if (reserve(out, 2 * in->n + 1) < 0) return -1;
     const Py_UCS4 *p = in->p;
     Py_UCS4 *q = out->p;
     Py_ssize_t o = 0, i = 0, n = in->n;
+    const Py_ssize_t at = rule == 'C' ? 0 : 1;   /* where the needle sits in the pair */
     while (i + 1 < n) {
-        Py_UCS4 c = p[i], d = p[i + 1];
-        int hit = rule == 'B' ? is_stop(d) && !is_digit(c) :
-                  rule == 'C' ? is_stop(c) && !is_digit(d) : d == '-' && is_digit(c);
-        if (!hit) { q[o++] = c; i++; continue; }
+        Py_ssize_t j = i + at;                   /* the next needle at or after i + at */
+        if (rule == 'D') while (j < n && p[j] != '-') j++;
+        else while (j < n && !is_stop(p[j])) j++;
+        Py_ssize_t c = j - at;                   /* the pair (c, c + 1) */
+        if (c + 1 >= n) break;
+        while (i < c) q[o++] = p[i++];
+        Py_UCS4 x = p[c], y = p[c + 1];
+        int hit = rule == 'B' ? !is_digit(x) : rule == 'C' ? !is_digit(y) : is_digit(x);
+        if (!hit) { q[o++] = x; i = c + 1; continue; }
         if (rule == 'C') q[o++] = ' ';
-        q[o++] = c;
+        q[o++] = x;
         q[o++] = ' ';
-        q[o++] = d;
+        q[o++] = y;
         if (rule != 'C') q[o++] = ' ';
-        i += 2;
+        i = c + 2;
     }
-    if (i < n) q[o++] = p[i];
+    while (i < n) q[o++] = p[i++];
     out->n = o;
     return 0;
 }
