@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from evalfw.compat import _sentence
 from evalfw.compat._bleu_score import (
@@ -20,7 +19,10 @@ from evalfw.compat._bleu_score import (
 from evalfw.compat._bleu_lean import bleu_fields
 from evalfw.compat._common import check_corpus_args, warn
 
+TYPE_CHECKING = False  # not from typing: a sentence loop starts without it
 if TYPE_CHECKING:
+    from typing import Any
+
     from evalfw.tokenizers.base import Tokenizer
     from evalfw.metrics.bleu.components import Counts
     from evalfw.metrics.bleu.spec import BleuSpec

@@ -19,12 +19,14 @@ what is cached never changes a number.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from evalfw.metrics.bleu.counting import kernel
 from evalfw.tokenizers.base import supports_joined
 
+TYPE_CHECKING = False  # not from typing: a sentence loop starts without it
 if TYPE_CHECKING:
+    from typing import Any
+
     from evalfw.metrics.bleu.components import Counts
     from evalfw.metrics.bleu.spec import BleuSpec
     from evalfw.tokenizers.base import Tokenizer
