@@ -122,13 +122,7 @@ def _metrics(args: Any, refs: list[list[str]], paired: bool) -> dict[str, Any]:
         if name == "bleu":
             metrics["BLEU"] = _bleu(args, refs, paired)
         elif name == "chrf":
-            from evalfw.compat._chrf import CHRF
-
-            metrics["CHRF"] = CHRF(
-                char_order=args.chrf_char_order, word_order=args.chrf_word_order,
-                beta=args.chrf_beta, whitespace=args.chrf_whitespace,
-                lowercase=args.chrf_lowercase, eps_smoothing=args.chrf_eps_smoothing,
-                references=refs)
+            metrics["CHRF"] = _chrf(args, refs, paired)
         else:
             from evalfw.compat._ter import TER
 
@@ -145,7 +139,7 @@ def _bleu(args: Any, refs: list[list[str]], paired: bool) -> Any:
         "smooth_method": args.bleu_smooth_method, "smooth_value": args.bleu_smooth_value,
         "tokenize": args.bleu_tokenize, "lowercase": args.bleu_lowercase,
         "force": args.bleu_force, "effective_order": bool(args.sentence_level)}
-    if not (args.langpair or args.test_set or args.confidence or paired or args.detail):
+    if _plain(args, paired):
         from evalfw.compat._bleu_lean import lean_bleu
         from evalfw.compat._bleu_score import TOKENIZER_DEFAULT
 
@@ -157,6 +151,28 @@ def _bleu(args: Any, refs: list[list[str]], paired: bool) -> Any:
     if args.langpair:
         options["trg_lang"] = args.langpair.split("-")[1]
     return BLEU(references=refs, **options)
+
+
+def _plain(args: Any, paired: bool) -> bool:
+    """Scores of files alone: the lean metrics apply (no test set, resampling or breakdown)."""
+    return not (args.langpair or args.test_set or args.confidence or paired or args.detail)
+
+
+def _chrf(args: Any, refs: list[list[str]], paired: bool) -> Any:
+    """The chrF of ``args``: the lean one (see :mod:`evalfw.compat._chrf_lean`) where it
+    applies, else the drop-in ``CHRF``."""
+    options = {"char_order": args.chrf_char_order, "word_order": args.chrf_word_order,
+               "beta": args.chrf_beta, "whitespace": args.chrf_whitespace,
+               "lowercase": args.chrf_lowercase, "eps_smoothing": args.chrf_eps_smoothing}
+    if _plain(args, paired):
+        from evalfw.compat._chrf_lean import lean_chrf
+
+        lean = lean_chrf(refs, options)
+        if lean is not None:
+            return lean
+    from evalfw.compat._chrf import CHRF
+
+    return CHRF(**options, references=refs)
 
 
 def run(args: Any, console: Console) -> int:
@@ -186,7 +202,7 @@ def run(args: Any, console: Console) -> int:
     if args.sentence_level:
         metric = next(iter(metrics.values()))
         signature = None
-        if hasattr(metric, "sentence_scores"):  # the lean BLEU: all lines, one signature
+        if hasattr(metric, "sentence_scores"):  # a lean metric: all lines, one signature
             scores = metric.sentence_scores(systems[0])
             signature = metric.get_signature().format(args.short)
         else:  # a signature per line: the references counted may change (absent ones)
