@@ -124,11 +124,7 @@ def _metrics(args: Any, refs: list[list[str]], paired: bool) -> dict[str, Any]:
         elif name == "chrf":
             metrics["CHRF"] = _chrf(args, refs, paired)
         else:
-            from evalfw.compat._ter import TER
-
-            metrics["TER"] = TER(
-                case_sensitive=args.ter_case_sensitive, asian_support=args.ter_asian_support,
-                no_punct=args.ter_no_punct, normalized=args.ter_normalized, references=refs)
+            metrics["TER"] = _ter(args, refs, paired)
     return metrics
 
 
@@ -173,6 +169,23 @@ def _chrf(args: Any, refs: list[list[str]], paired: bool) -> Any:
     from evalfw.compat._chrf import CHRF
 
     return CHRF(**options, references=refs)
+
+
+def _ter(args: Any, refs: list[list[str]], paired: bool) -> Any:
+    """The TER of ``args``: the lean one (see :mod:`evalfw.compat._ter_lean`) where it
+    applies, else the drop-in ``TER``."""
+    options = {"case_sensitive": args.ter_case_sensitive,
+               "asian_support": args.ter_asian_support, "no_punct": args.ter_no_punct,
+               "normalized": args.ter_normalized}
+    if _plain(args, paired):
+        from evalfw.compat._ter_lean import lean_ter
+
+        lean = lean_ter(refs, options)
+        if lean is not None:
+            return lean
+    from evalfw.compat._ter import TER
+
+    return TER(**options, references=refs)
 
 
 def run(args: Any, console: Console) -> int:
