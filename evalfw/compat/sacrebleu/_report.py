@@ -20,9 +20,7 @@ TYPE_CHECKING = False  # not from typing: the drop-in command line starts withou
 if TYPE_CHECKING:
     from typing import Any
 
-from evalfw.compat.sacrebleu import _text as st
 from evalfw.compat.sacrebleu._messages import Console
-from evalfw.compat.sacrebleu._table import render
 
 __all__ = ["single_results", "table_results"]
 
@@ -76,6 +74,9 @@ def table_results(columns: dict[str, list[Any]], signatures: dict[str, str], arg
     (formatted scores, or paired-test results)."""
     if args.format == "json":
         return _json(columns)
+    from evalfw.compat.sacrebleu import _text as st  # tables only: JSON runs start without
+    from evalfw.compat.sacrebleu._table import render
+
     fmt = "fancy_grid" if args.format == "text" else "latex_booktabs"
     names = columns["System"]
     header, cells = ["System"], [list(names)]
