@@ -8,20 +8,18 @@ needs the hub. With ``HF_HUB_OFFLINE=1`` a hub name that is not cached is a one-
 saying how to pass a local path. None of this imports torch: a run whose scores are all cached
 never loads it.
 
-A checkpoint is identified by its content (sha256), so scores are cached and recorded by what
-was run, not by where it lay. Hashing a multi-gigabyte checkpoint takes seconds, so each hash is
-remembered in evalfw's cache directory by the file's path, size and modification time.
+A checkpoint is identified by its content (sha256, :mod:`evalfw.metrics.model_files`), so
+scores are cached and recorded by what was run, not by where it lay.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from evalfw.errors import ConfigError
+from evalfw.metrics.model_files import digest
 
 #: COMET model classes (hparams.yaml's class_identifier) that read no reference
 REFERENCE_FREE = {"referenceless_regression_metric"}
@@ -52,7 +50,7 @@ def resolve(model: str) -> Checkpoint:
                           "checkpoints/model.ckpt file or of the directory holding it")
     else:
         path = Path(_from_hub(model)).resolve()
-    return Checkpoint(model, path, sha256_of(path), _reference_free(path))
+    return Checkpoint(model, path, digest(path), _reference_free(path))
 
 
 def _offline() -> bool:
@@ -103,41 +101,4 @@ def _reference_free(checkpoint: Path) -> bool:
     return isinstance(segments, list) and "ref" not in segments
 
 
-def _memo_path() -> Path:
-    from evalfw.metrics._score_cache import default_path  # evalfw's cache directory
-
-    return default_path().parent / "checkpoint-sha256.json"
-
-
-def sha256_of(path: Path) -> str:
-    """The sha256 of ``path``, remembered by path, size and modification time."""
-    stat = path.stat()
-    tag = f"{path}|{stat.st_size}|{stat.st_mtime_ns}"
-    memo_file = _memo_path()
-    try:
-        memo = json.loads(memo_file.read_text("utf-8"))
-        if not isinstance(memo, dict):
-            memo = {}
-    except (OSError, ValueError):
-        memo = {}
-    found = memo.get(tag)
-    if isinstance(found, str) and len(found) == 64:
-        return found
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            digest.update(block)
-    memo[tag] = digest.hexdigest()
-    for old in list(memo)[:-64]:  # the latest few checkpoints: the memo stays small
-        del memo[old]
-    try:  # an optimisation only: a memo that cannot be written is hashed again next time
-        memo_file.parent.mkdir(parents=True, exist_ok=True)
-        part = memo_file.with_suffix(f".{os.getpid()}.tmp")
-        part.write_text(json.dumps(memo, indent=0, sort_keys=True), "utf-8")
-        os.replace(part, memo_file)
-    except OSError:
-        pass
-    return memo[tag]
-
-
-__all__ = ["Checkpoint", "REFERENCE_FREE", "resolve", "sha256_of"]
+__all__ = ["Checkpoint", "REFERENCE_FREE", "resolve"]
