@@ -22,10 +22,6 @@ SHARED = Path(os.environ.get("EVALFW_SHARED_DIR") or REPO.parent / "shared")
 EN_DE = SHARED / "data" / "wmt22" / "en-de"
 
 
-def lines(path: Path) -> list[str]:
-    return path.read_text("utf-8").split("\n")[:-1]
-
-
 @dataclass(frozen=True)
 class Tiny:
     """The tiny reference-based checkpoint and its reference-free sibling."""
@@ -46,7 +42,9 @@ def tiny(en_de: Path, tmp_path_factory: pytest.TempPathFactory) -> Tiny:
     from evalfw_comet import tiny as build
 
     root = tmp_path_factory.mktemp("comet")
-    ref = build.build(root / "tiny", lines(en_de / "src.txt") + lines(en_de / "ref.A.txt"))
+    texts = [t for name in ("src.txt", "ref.A.txt")
+             for t in (en_de / name).read_text("utf-8").splitlines()]
+    ref = build.build(root / "tiny", texts)
     qe = build.build(root / "tiny-qe", [], reference_free=True, seed=2,
                      encoder=root / "tiny" / "encoder")
     return Tiny(ref, qe)

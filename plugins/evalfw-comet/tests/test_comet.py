@@ -11,10 +11,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from conftest import Tiny, lines
+if TYPE_CHECKING:
+    from conftest import Tiny
 
 #: segments of WMT22 en-de per system in the run tests (all 2,037 in benchmarks/comet_bench.py)
 SEGMENTS = 200
@@ -36,6 +38,10 @@ test_sets:
 metrics:
   - {{name: comet, metric: comet, model: "{model}", batch_size: {batch}}}
 """
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text("utf-8").split("\n")[:-1]
 
 
 def _data(en_de: Path) -> dict[str, list[str]]:
