@@ -49,6 +49,9 @@ class Comet(evalfw.ModelMetric):
     model_version = __version__
     score_scale = 1
     own_batching = True
+    #: evalfw score -m comet --comet-model CKPT --source src.txt --comet-batch-size 64
+    cli_flags = (evalfw.MetricFlag("model"), evalfw.MetricFlag("batch_size"),
+                 evalfw.MetricFlag("device"), evalfw.MetricFlag("multi_reference"))
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {

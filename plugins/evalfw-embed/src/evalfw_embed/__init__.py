@@ -29,6 +29,8 @@ class SentenceSim(evalfw.ModelMetric):
     model_name = "sentence-transformers"
     model_version = __version__
     score_scale = 1
+    cli_flags = (evalfw.MetricFlag("model"), evalfw.MetricFlag("batch_size"),
+                 evalfw.MetricFlag("device"))
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {
