@@ -1,6 +1,6 @@
 """COMET through evalfw against ``comet-score``, on WMT22 en-de with a tiny checkpoint.
 
-    .venv-models/bin/python benchmarks/comet_bench.py                    # every system, 2,037 lines
+    .venv-models/bin/python benchmarks/comet_bench.py                  # every system, 2,037 lines
     .venv-models/bin/python benchmarks/comet_bench.py --segments 300 --systems 3   # ~1 min
     .venv-models/bin/python benchmarks/comet_bench.py --json out.json
 

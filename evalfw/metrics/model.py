@@ -106,6 +106,10 @@ class ModelMetric(SegmentMean):
         then carry no references, and its scores do not change with them."""
         return True
 
+    def model_label(self) -> str:
+        """How signatures and messages name the model: ``name@version``."""
+        return f"{self.model_name}@{self.model_version}"
+
     @staticmethod
     def input_length(item: ModelInput) -> int:
         """The sort key of batching: characters the model reads for ``item``."""
@@ -117,7 +121,7 @@ class ModelMetric(SegmentMean):
             try:
                 ModelMetric._models[key] = self.load(self.options["device"])
             except Exception as exc:
-                raise PluginError(f"metric '{self.name}': loading model {self.model_name} on "
+                raise PluginError(f"metric '{self.name}': loading model {self.model_label()} on "
                                   f"{self.options['device']} failed: {type(exc).__name__}: "
                                   f"{exc}") from exc
         return ModelMetric._models[key]
@@ -182,7 +186,7 @@ class ModelMetric(SegmentMean):
 
     def signature(self, nrefs: int | str) -> str:
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.output_options().items()))
-        return (f"nrefs:{nrefs}|model:{self.model_name}@{self.model_version}"
+        return (f"nrefs:{nrefs}|model:{self.model_label()}"
                 + (f"[{opts}]" if opts else "") + f"|{self.name}:{self.version}")
 
     def statistics_key(self) -> Any:

@@ -132,7 +132,7 @@ def test_contract_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert np.array_equal(ok, [[0.5, 1.0], [0.5, 1.0]])
     with pytest.raises(InputError, match="scored segment 1 nan; model scores must be finite"):
         _Broken().segment_statistics(["x", "b"], [["a", "b"]], ctx)
-    with pytest.raises(PluginError, match="loading model test/broken on cuda failed"):
+    with pytest.raises(PluginError, match="loading model test/broken@1 on cuda failed"):
         _Broken(device="cuda").segment_statistics(["a"], [["a"]], ctx)
     with pytest.raises(EvalfwError, match="batch_size"):
         _Broken(batch_size=0)
