@@ -36,7 +36,7 @@ def test_model_plugins_pass_their_own_tests() -> None:
             timeout=TIMEOUT, stdin=subprocess.DEVNULL,
             # one thread per model: two threads spin against each other on a busy 2-core
             # machine (4x slower there), and gain little on a free one
-            env={**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1")})
+            env={**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS") or "1"})
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"the model plugins' tests did not finish in {TIMEOUT} s: "
                     f"{(exc.stdout or b'')[-3000:]!r}")
