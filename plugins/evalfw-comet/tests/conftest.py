@@ -1,25 +1,12 @@
-"""Fixtures of the COMET plugin's tests: nothing leaves the machine (the hub is offline), the
-WMT22 en-de data from the shared folder, tiny COMET checkpoints built once per session, and a
-private evalfw cache and config directory per test."""
+"""The COMET plugin's tests: tiny COMET checkpoints built once per session from the WMT22 en-de
+data (the hub offline, private directories and the data fixtures: plugins/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-os.environ["HF_HUB_OFFLINE"] = "1"
-os.environ["TRANSFORMERS_OFFLINE"] = "1"
-# an empty Hugging Face cache (read once, when huggingface_hub is imported): no test finds a
-# model the machine happens to have
-os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="evalfw-hf-")
-
-REPO = Path(__file__).resolve().parents[3]
-SHARED = Path(os.environ.get("EVALFW_SHARED_DIR") or REPO.parent / "shared")
-EN_DE = SHARED / "data" / "wmt22" / "en-de"
 
 
 @dataclass(frozen=True)
@@ -28,13 +15,6 @@ class Tiny:
 
     checkpoint: Path
     qe_checkpoint: Path
-
-
-@pytest.fixture(scope="session")
-def en_de() -> Path:
-    if not (EN_DE / "src.txt").is_file():
-        pytest.skip(f"the WMT22 en-de data is not at {EN_DE} (set EVALFW_SHARED_DIR)")
-    return EN_DE
 
 
 @pytest.fixture(scope="session")
@@ -48,13 +28,3 @@ def tiny(en_de: Path, tmp_path_factory: pytest.TempPathFactory) -> Tiny:
     qe = build.build(root / "tiny-qe", [], reference_free=True, seed=2,
                      encoder=root / "tiny" / "encoder")
     return Tiny(ref, qe)
-
-
-@pytest.fixture(autouse=True)
-def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EVALFW_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("EVALFW_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.chdir(tmp_path)
-    from evalfw.metrics.model import ModelMetric
-
-    ModelMetric._models.clear()
