@@ -104,6 +104,14 @@ def test_run_matches_comet_and_rerun_loads_no_model(tiny: Tiny, en_de: Path,
         return real(model, data, batch_size, device)
 
     monkeypatch.setattr(evalfw_comet, "_predict", counted)
+    loads: list[str] = []
+    load = evalfw_comet.Comet.load
+
+    def counted_load(self, device):  # type: ignore[no-untyped-def]
+        loads.append(device)
+        return load(self, device)
+
+    monkeypatch.setattr(evalfw_comet.Comet, "load", counted_load)
     from evalfw.cli.main import main
 
     assert main(["run", "exp.yaml", "--quiet"]) == 0
@@ -113,6 +121,7 @@ def test_run_matches_comet_and_rerun_loads_no_model(tiny: Tiny, en_de: Path,
                    set(zip(files["src"], files[f"sys/{SYSTEMS[1]}"])) |
                    set(zip(files["src"], files["sys/Copy"])))
     assert sum(predicted) == distinct and sum(predicted) < 3 * SEGMENTS
+    assert loads == ["cpu"]  # once for the three systems
     names = (*SYSTEMS, "Copy")  # one COMET call for all: its scores do not depend on batching
     every, _ = _comet_predict(tiny.checkpoint, files["src"] * 3,
                               [h for s in names for h in files[f"sys/{s}"]], files["ref.A"] * 3)
