@@ -117,9 +117,8 @@ def test_run_matches_comet_and_rerun_loads_no_model(tiny: Tiny, en_de: Path,
     assert main(["run", "exp.yaml", "--quiet"]) == 0
     record, got = _stored()
     # every distinct triple once: the copy of the first system adds its 10 changed lines only
-    distinct = len(set(zip(files["src"], files[f"sys/{SYSTEMS[0]}"])) |
-                   set(zip(files["src"], files[f"sys/{SYSTEMS[1]}"])) |
-                   set(zip(files["src"], files["sys/Copy"])))
+    distinct = len({(files["src"][i], files[f"sys/{s}"][i], files["ref.A"][i])
+                    for s in (*SYSTEMS, "Copy") for i in range(SEGMENTS)})
     assert sum(predicted) == distinct and sum(predicted) < 3 * SEGMENTS
     assert loads == ["cpu"]  # once for the three systems
     names = (*SYSTEMS, "Copy")  # one COMET call for all: its scores do not depend on batching
@@ -220,3 +219,33 @@ def test_missing_checkpoint_and_source(tiny: Tiny, tmp_path: Path) -> None:
     assert metric.checkpoint.path == tiny.checkpoint.resolve()
     with pytest.raises(ConfigError, match="COMET reads the source"):
         metric.segment_statistics(["a"], [["b"]], SegmentContext("t", "s"))
+
+
+def test_dask_local_cluster_gives_the_local_numbers(tiny: Tiny, en_de: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same run on a Dask LocalCluster (one worker process, on 127.0.0.1, started and
+    stopped by the run): the worker loads the checkpoint itself; scores as in this process."""
+    pytest.importorskip("distributed")
+    from evalfw.cli.main import main
+
+    files = _data(en_de)
+    config = CONFIG.format(model=tiny.checkpoint, batch=BATCH)
+    Path("exp.yaml").write_text(config, "utf-8")
+    assert main(["run", "exp.yaml", "--quiet"]) == 0
+    _, local = _stored()
+    Path("dask.yaml").write_text(
+        config.replace("experiment: cometrun", "experiment: cometdask")
+        + "executor: {name: dask, workers: 1, worker_timeout: 120}\n", "utf-8")
+    monkeypatch.setenv("EVALFW_CACHE_DIR", str(Path("dask-cache").resolve()))  # model runs
+    assert main(["run", "dask.yaml", "--quiet", "--no-cache"]) == 0
+    _, remote = _stored("cometdask")
+    import sqlite3
+
+    with sqlite3.connect(Path("dask-cache") / "segment-scores.sqlite") as db:  # the worker's
+        (stored,) = db.execute("SELECT COUNT(*) FROM scores").fetchone()
+    assert stored == len({(files["src"][i], files[f"sys/{s}"][i], files["ref.A"][i])
+                          for s in (*SYSTEMS, "Copy") for i in range(SEGMENTS)})
+    assert remote.keys() == local.keys()
+    for system, (score, segments) in local.items():
+        assert abs(remote[system][0] - score) <= 1e-6
+        assert max(abs(a - b) for a, b in zip(remote[system][1], segments)) <= 1e-6
