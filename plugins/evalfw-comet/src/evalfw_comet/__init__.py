@@ -17,6 +17,7 @@ estimation) checkpoint reads the source and the hypothesis only.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -31,6 +32,7 @@ __version__ = "0.1.0"
 PACKAGES = ("unbabel-comet", "torch", "transformers")
 
 
+@functools.cache  # asked for every cache key and signature; installed versions do not change
 def package_versions() -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     for name in PACKAGES:

@@ -12,6 +12,7 @@ real model with evalfw's contract, not a recommended MT metric.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -86,6 +87,7 @@ class SentenceSim(evalfw.ModelMetric):
         return out
 
 
+@functools.cache
 def _version(name: str) -> str:
     try:
         return importlib.metadata.version(name)
