@@ -26,6 +26,7 @@ line counts differ            rejected, naming both files and both counts
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import stat
 from collections.abc import Sequence
@@ -127,13 +128,35 @@ def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = 
             raise error(f"{shown}: is {info.st_size:,} bytes, more than the limit of "
                         f"{limit:,}{_raise_hint(variable)}")
         try:
-            data = fh.read(limit + 1)
+            data = read_capped(fh, limit)
         except OSError as exc:
             raise error(f"{shown}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > limit:
+    if data is None:
         raise error(f"{shown}: larger than the limit of {limit:,} bytes"
                     f"{_raise_hint(variable)}")
     return data
+
+
+#: bytes asked of the operating system per read: memory grows with what a file holds, never
+#: with the limit (one ``read(limit + 1)`` reserves the whole limit at once, which fails at
+#: once under an address-space cap such as ``ulimit -v``)
+CHUNK_BYTES = 1 << 20
+
+
+def read_capped(stream: BinaryIO, limit: int) -> bytes | None:
+    """All of ``stream`` in chunks, or None as soon as it holds more than ``limit`` bytes.
+
+    The chunks go into one ``BytesIO``, whose buffer grows by an eighth at a time and is
+    returned without a copy, so reading n bytes costs about n bytes (joining a list of
+    chunks would cost 2n at the end)."""
+    buf = io.BytesIO()
+    while True:
+        chunk = stream.read(min(CHUNK_BYTES, limit + 1 - buf.tell()))
+        if not chunk:
+            return buf.getvalue()
+        buf.write(chunk)
+        if buf.tell() > limit:
+            return None
 
 
 def _raise_hint(variable: str | None) -> str:
@@ -145,8 +168,8 @@ def _raise_hint(variable: str | None) -> str:
 def read_stream(stream: BinaryIO, shown: str, *, limit: int | None = None) -> bytes:
     """Standard input (or another stream), at most ``limit`` bytes, enforced while reading."""
     limit = max_input_bytes() if limit is None else limit
-    data = stream.read(limit + 1)
-    if len(data) > limit:
+    data = read_capped(stream, limit)
+    if data is None:
         raise InputError(f"{shown}: more than the limit of {limit:,} bytes; raise it with "
                          "EVALFW_MAX_INPUT_BYTES=BYTES if the input is genuine")
     return data
@@ -245,6 +268,7 @@ def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
 
 
 __all__ = [
-    "BOM", "check_same_length", "DataWarning", "decode", "display_path", "parse_segments",
-    "read_bytes", "read_segments", "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
+    "BOM", "CHUNK_BYTES", "check_same_length", "DataWarning", "decode", "display_path",
+    "parse_segments", "read_bytes", "read_capped", "read_segments", "read_stream",
+    "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
 ]
