@@ -109,6 +109,9 @@ MAX_NUMBER_DIGITS = 100
 MAX_RECORD_DEPTH = 64
 #: columns of one metric's statistics rows in a stored run
 MAX_STATISTICS_COLUMNS = 4096
+#: the magnitude of a precomputed segment score at most: far beyond any model's scale, and
+#: small enough that sums (and sums of squares) over any number of segments stay finite
+MAX_ABS_SCORE = 1e100
 
 
 def _bytes(name: str, default: int) -> int:
@@ -137,7 +140,7 @@ def max_segments_bytes() -> int:
 
 
 __all__ = [
-    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "parse_int", "MAX_CONFIG_BYTES",
+    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "MAX_ABS_SCORE", "parse_int", "MAX_CONFIG_BYTES",
     "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS", "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS",
     "MAX_WAIT_SECONDS", "max_input_bytes", "max_local_workers", "max_record_bytes",
     "max_segments_bytes",

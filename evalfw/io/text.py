@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from evalfw.errors import EvalfwError, InputError
+from evalfw.io.lines import BOM, cr_only_error, empty_error, nul_error, utf8_error
 from evalfw.limits import max_input_bytes
 
-BOM = "\ufeff"
 #: sacreBLEU's threshold for its "looks tokenized" warning
 TOKENIZED_THRESHOLD = 100
 
@@ -95,20 +95,19 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"))
 
 
-def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = None,
-               error: type[EvalfwError] = InputError,
-               variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
-               missing: str = "check the path (relative paths in a config are relative to "
-                              "the config file)",
-               ) -> bytes:
-    """A regular file's bytes, at most ``limit`` (default :func:`evalfw.limits.max_input_bytes`).
+_MISSING = "check the path (relative paths in a config are relative to the config file)"
+
+
+def open_regular(path: str | os.PathLike[str], shown: str, limit: int, *,
+                 error: type[EvalfwError] = InputError,
+                 variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
+                 missing: str = _MISSING) -> BinaryIO:
+    """A regular file opened for reading, once its kind and size are checked.
 
     Devices, FIFOs and sockets are refused before a byte is read (``/dev/zero`` never ends; a
-    FIFO without a writer would wait forever: it is opened non-blocking), and the size is
-    enforced while reading, so a file growing under evalfw cannot exhaust memory either.
-    ``missing`` says what to do when the file does not exist.
+    FIFO without a writer would wait forever: it is opened non-blocking), and so is a file of
+    more than ``limit`` bytes. ``missing`` says what to do when the file does not exist.
     """
-    limit = max_input_bytes() if limit is None else limit
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -123,18 +122,38 @@ def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = 
             os.close(fd)
             raise error(f"{shown}: is {kind}, not a regular file; give a text file's path "
                         "(or - to read standard input where a command allows it)")
-    with os.fdopen(fd, "rb") as fh:
-        if info.st_size > limit:  # refused before reading (a sparse file costs no disk)
-            raise error(f"{shown}: is {info.st_size:,} bytes, more than the limit of "
-                        f"{limit:,}{_raise_hint(variable)}")
+    if info.st_size > limit:  # refused before reading (a sparse file costs no disk)
+        os.close(fd)
+        raise error(f"{shown}: is {info.st_size:,} bytes, more than the limit of "
+                    f"{limit:,}{raise_hint(variable)}")
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = None,
+               error: type[EvalfwError] = InputError,
+               variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
+               missing: str = _MISSING) -> bytes:
+    """A regular file's bytes (see :func:`open_regular`), at most ``limit`` (default
+    :func:`evalfw.limits.max_input_bytes`), enforced while reading too, so a file growing
+    under evalfw cannot exhaust memory either."""
+    limit = max_input_bytes() if limit is None else limit
+    with open_regular(path, shown, limit, error=error, variable=variable, what=what,
+                      missing=missing) as fh:
         try:
             data = read_capped(fh, limit)
         except OSError as exc:
             raise error(f"{shown}: cannot read: {exc.strerror or exc}") from None
     if data is None:
         raise error(f"{shown}: larger than the limit of {limit:,} bytes"
-                    f"{_raise_hint(variable)}")
+                    f"{raise_hint(variable)}")
     return data
+
+
+def raise_hint(variable: str | None) -> str:
+    """How to raise a size limit (``variable``: its environment variable, None: fixed)."""
+    if variable is None:
+        return "; the limit is fixed (a config names its data files, it does not hold them)"
+    return f"; raise it with {variable}=BYTES if the file is genuine"
 
 
 #: bytes asked of the operating system per read: memory grows with what a file holds, never
@@ -159,12 +178,6 @@ def read_capped(stream: BinaryIO, limit: int) -> bytes | None:
             return None
 
 
-def _raise_hint(variable: str | None) -> str:
-    if variable is None:
-        return "; the limit is fixed (a config names its data files, it does not hold them)"
-    return f"; raise it with {variable}=BYTES if the file is genuine"
-
-
 def read_stream(stream: BinaryIO, shown: str, *, limit: int | None = None) -> bytes:
     """Standard input (or another stream), at most ``limit`` bytes, enforced while reading."""
     limit = max_input_bytes() if limit is None else limit
@@ -183,22 +196,16 @@ def decode(data: bytes, shown: str) -> tuple[str, list[DataWarning]]:
     """Check and decode raw bytes; returns the text with line ends normalized to ``\\n``."""
     warnings: list[DataWarning] = []
     if not data:
-        raise InputError(f"{shown}: file is empty (0 bytes); an empty file cannot be scored; "
-                         "check that it was written completely")
+        raise empty_error(shown)
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise InputError(
-            f"{shown}:{_line_of(data, nul)}: NUL byte at byte offset {nul}; this looks like a "
-            "binary or UTF-16 file; convert it to UTF-8 text")
+        raise nul_error(shown, _line_of(data, nul), nul)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = _line_of(data, exc.start)
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            f"{shown}:{line}: invalid UTF-8 at byte offset {exc.start} (byte "
-            f"0x{data[exc.start]:02x}, byte {column} of the line); convert the file to UTF-8, "
-            "e.g. iconv -f latin1 -t utf-8") from None
+        raise utf8_error(shown, line, exc.start, data[exc.start], column) from None
     if text.startswith(BOM):
         text = text[1:]
         warnings.append(DataWarning(shown, "bom", "UTF-8 byte order mark removed", 1, 1))
@@ -210,9 +217,7 @@ def decode(data: bytes, shown: str) -> tuple[str, list[DataWarning]]:
     lone = text.count("\r")
     if lone:
         if "\n" not in text.rstrip("\n"):
-            raise InputError(
-                f"{shown}:1: line ends are CR only (classic Mac OS), so the whole file would be "
-                "one segment; convert it to LF line ends (e.g. tr '\\r' '\\n')")
+            raise cr_only_error(shown)
         warnings.append(DataWarning(
             shown, "lone_cr", f"{lone} carriage return(s) inside lines, kept (they count as "
             "whitespace, as in sacreBLEU)", lone, text[: text.index("\r")].count("\n") + 1))
@@ -269,6 +274,6 @@ def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
 
 __all__ = [
     "BOM", "CHUNK_BYTES", "check_same_length", "DataWarning", "decode", "display_path",
-    "parse_segments", "read_bytes", "read_capped", "read_segments", "read_stream",
-    "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
+    "open_regular", "parse_segments", "raise_hint", "read_bytes", "read_capped",
+    "read_segments", "read_stream", "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
 ]
