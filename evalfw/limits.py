@@ -114,11 +114,11 @@ MAX_STATISTICS_COLUMNS = 4096
 MAX_ABS_SCORE = 1e100
 
 
-def _bytes(name: str, default: int) -> int:
+def _bytes(name: str, default: int, unit: str = "bytes") -> int:
     try:
         return int(os.environ.get(name, default))
     except ValueError:
-        raise ConfigError(f"${name}: expected a number of bytes, got "
+        raise ConfigError(f"${name}: expected a number of {unit}, got "
                           f"{os.environ[name]!r}") from None
 
 
@@ -126,6 +126,15 @@ def max_input_bytes() -> int:
     """A text, score or source file at most this many bytes (``$EVALFW_MAX_INPUT_BYTES``,
     default 2 GiB)."""
     return _bytes("EVALFW_MAX_INPUT_BYTES", 2 << 30)
+
+
+def max_segment_chars() -> int:
+    """A segment (one line of a system or reference) at most this many characters for the
+    metrics whose memory grows steeply with a line's length: chrF and chrF++ take about
+    0.6 KB and 1.2 KB per character of a line and its reference, so a 10 MB line would
+    need 12 GB (``$EVALFW_MAX_SEGMENT_CHARS``, default 100,000: a document of about 15,000
+    words)."""
+    return _bytes("EVALFW_MAX_SEGMENT_CHARS", 100_000, "characters")
 
 
 def max_record_bytes() -> int:
@@ -143,5 +152,5 @@ __all__ = [
     "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "MAX_ABS_SCORE", "parse_int", "MAX_CONFIG_BYTES",
     "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS", "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS",
     "MAX_WAIT_SECONDS", "max_input_bytes", "max_local_workers", "max_record_bytes",
-    "max_segments_bytes",
+    "max_segment_chars", "max_segments_bytes",
 ]

@@ -141,6 +141,9 @@ def execute(args: argparse.Namespace) -> int:
     else:
         systems = [_read_stdin(True)]
     check_same_length([*refs, *systems])
+    from evalfw.metrics.segment_limit import check_segment_lengths
+
+    check_segment_lengths([*refs, *systems], metrics)
     for f in [*refs, *systems]:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")

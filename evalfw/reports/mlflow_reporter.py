@@ -158,13 +158,11 @@ def _run_child(job: dict[str, Any], timeout: int, deadline: float
                ) -> tuple[dict[str, Any], bool, str]:
     """Run :mod:`evalfw.reports._mlflow_publish` on ``job``: what it said (its JSON lines,
     merged), whether it was stopped at ``deadline``, and its last stderr line."""
-    import evalfw
-
     env = {**os.environ, "MLFLOW_HTTP_REQUEST_TIMEOUT": str(timeout)}
     # MLflow retries a refused connection 7 times with backoff (about 4 minutes) by default;
     # a retry count the user chose stays (the deadline still holds)
     env.setdefault("MLFLOW_HTTP_REQUEST_MAX_RETRIES", "0")
-    home = str(Path(evalfw.__file__).resolve().parents[1])  # the child imports this evalfw
+    home = str(Path(__file__).resolve().parents[2])  # the child imports this evalfw
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [home, env.get("PYTHONPATH")]))
     proc = subprocess.Popen([sys.executable, "-P", "-m", "evalfw.reports._mlflow_publish"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
