@@ -210,13 +210,12 @@ def _contexts(args: argparse.Namespace, systems: list[Any], segments: int) -> li
 
 def _read_stdin(tokenized: bool) -> Any:
     from evalfw.errors import InputError
-    from evalfw.io.text import parse_segments, read_stream
+    from evalfw.io.text import stream_segments
 
     if sys.stdin is None or sys.stdin.isatty():
         raise InputError("no -i/--input files given and standard input is a terminal; "
                          "pass hypothesis files with -i or pipe them in")
-    return parse_segments(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>",
-                          check_tokenized=tokenized)
+    return stream_segments(sys.stdin.buffer, "<stdin>", check_tokenized=tokenized)
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any]],

@@ -1,22 +1,45 @@
-"""Reading a text file one line at a time under the text policy of :mod:`evalfw.io.text`, for
-inputs whose lines become something smaller than text (score files: a float per line): memory
-is one line at a time, whatever the file's size.
+"""Reading a text file a block of lines at a time under the text policy of
+:mod:`evalfw.io.text`: memory is the lines kept plus one block, never the file's bytes and its
+decoded text beside them.
 
-The checks are the ones :func:`evalfw.io.text.decode` makes on a whole file, with the same
-messages (built here, used by both): a NUL byte or invalid UTF-8 is refused naming the line
-and byte offset, a BOM on the first line and the CR of a CRLF line end are dropped, an empty
-file and CR-only line ends are refused.
+The reader applies the whole policy with its messages: a NUL byte or invalid UTF-8 is refused
+naming the line and byte offset; a BOM on the first line and the CR of a CRLF line end are
+dropped and counted; lone CRs inside lines are kept and counted; an empty file and CR-only
+line ends are refused.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from typing import BinaryIO
+from dataclasses import dataclass
+from typing import Any, BinaryIO
 
 from evalfw.errors import InputError
 
 BOM = "\ufeff"
+
+
+@dataclass(frozen=True, slots=True)
+class DataWarning:
+    """Something accepted in an input file that a reader of the results should know."""
+
+    file: str
+    kind: str
+    message: str
+    count: int = 1
+    first_line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "kind": self.kind, "message": self.message,
+                               "count": self.count}
+        if self.first_line is not None:
+            out["first_line"] = self.first_line
+        return out
+
+    def __str__(self) -> str:
+        line = f":{self.first_line}" if self.first_line is not None else ""
+        return f"{self.file}{line}: {self.message}"
 
 
 def nul_error(shown: str, line: int, offset: int) -> InputError:
@@ -51,13 +74,19 @@ BLOCK_BYTES = 1 << 20
 
 class LineReader:
     """The decoded lines of ``stream``, without their line ends, a block of lines at a time
-    (:meth:`blocks`), at most ``limit`` bytes in all; ``sha256`` and ``bytes`` describe what
-    was read once the blocks are exhausted. Line numbers count from 1."""
+    (:meth:`blocks`), at most ``limit`` bytes in all (``hint``: how to raise the limit).
+    Once the blocks are exhausted, ``sha256``, ``bytes`` and :meth:`warnings` describe what
+    was read. Line numbers count from 1."""
 
     def __init__(self, stream: BinaryIO, shown: str, limit: int, hint: str = "") -> None:
         self.stream, self.shown, self.limit, self.hint = stream, shown, limit, hint
         self._sha = hashlib.sha256()
         self.bytes = 0
+        self.bom = False
+        #: [count, first line] of CRLF line ends and of CRs kept inside lines
+        self.crlf = [0, 0]
+        self.lone_cr = [0, 0]
+        self._more_lines = False  # a line with text after the first: LF does end lines
 
     @property
     def sha256(self) -> str:
@@ -71,7 +100,7 @@ class LineReader:
             chunk = self.stream.read(min(BLOCK_BYTES, self.limit + 1 - self.bytes))
             self.bytes += len(chunk)
             if self.bytes > self.limit:
-                raise InputError(f"{self.shown}: larger than the limit of {self.limit:,} "
+                raise InputError(f"{self.shown}: more than the limit of {self.limit:,} "
                                  f"bytes{self.hint}")
             self._sha.update(chunk)
             # a block ends after its last LF (never inside a UTF-8 sequence); at the end of
@@ -83,21 +112,40 @@ class LineReader:
             data = b"".join([*pending, chunk[:cut]])
             pending = [chunk[cut:]]
             if data:
-                lines = self._decode(data, number, start)
+                lines = self._decode(data, number, start, final=not chunk)
                 yield number, lines
                 number, start = number + len(lines), start + len(data)
             if not chunk:
                 break
         if not self.bytes:
             raise empty_error(self.shown)
+        if self.lone_cr[0] and not self._more_lines:
+            raise cr_only_error(self.shown)
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
         """``(number, text)`` of every line."""
         for first, lines in self.blocks():
             yield from enumerate(lines, first)
 
-    def _decode(self, data: bytes, number: int, start: int) -> list[str]:
-        """The lines of ``data`` (whole lines from line ``number``, byte ``start`` on)."""
+    def warnings(self) -> list[DataWarning]:
+        """What was accepted and changed (BOM, CRLF) or kept (lone CRs), once read."""
+        out = []
+        if self.bom:
+            out.append(DataWarning(self.shown, "bom", "UTF-8 byte order mark removed", 1, 1))
+        count, line = self.crlf
+        if count:
+            out.append(DataWarning(self.shown, "crlf", f"{count} CRLF line end(s); the CR was "
+                                   "removed", count, line))
+        count, line = self.lone_cr
+        if count:
+            out.append(DataWarning(
+                self.shown, "lone_cr", f"{count} carriage return(s) inside lines, kept (they "
+                "count as whitespace, as in sacreBLEU)", count, line))
+        return out
+
+    def _decode(self, data: bytes, number: int, start: int, final: bool) -> list[str]:
+        """The lines of ``data`` (whole lines from line ``number``, byte ``start`` on; the
+        last block of the file may end without a LF)."""
         nul = data.find(b"\x00")
         if nul >= 0:
             raise nul_error(self.shown, number + data.count(b"\n", 0, nul), start + nul)
@@ -110,15 +158,28 @@ class LineReader:
                              exc.start - line_start + 1) from None
         if number == 1 and text.startswith(BOM):
             text = text[1:]
+            self.bom = True
         lines = text.split("\n")
-        if lines[-1] == "":
-            lines.pop()  # the final LF of the block
-        elif number == 1 and len(lines) == 1 and "\r" in lines[0].rstrip("\r"):
-            raise cr_only_error(self.shown)  # the whole file is one line, split by CRs
+        ended = lines[-1] == ""  # else the file's last line, without a LF
+        if ended:
+            lines.pop()
         if "\r" in text:
-            lines = [s[:-1] if s.endswith("\r") else s for s in lines]  # CRLF line ends
+            self._carriage_returns(lines, number, ended or not final)
+        if not self._more_lines:
+            self._more_lines = any(lines[1:] if number == 1 else lines)
         return lines
 
+    def _carriage_returns(self, lines: list[str], number: int, last_ended: bool) -> None:
+        """Drop the CR of CRLF line ends in place; count them and the CRs left in lines."""
+        for k, line in enumerate(lines):
+            if line.endswith("\r") and (last_ended or k < len(lines) - 1):
+                self.crlf[0] += 1
+                self.crlf[1] = self.crlf[1] or number + k
+                line = lines[k] = line[:-1]
+            if "\r" in line:
+                self.lone_cr[0] += line.count("\r")
+                self.lone_cr[1] = self.lone_cr[1] or number + k
 
-__all__ = ["BLOCK_BYTES", "BOM", "cr_only_error", "empty_error", "LineReader", "nul_error",
-           "utf8_error"]
+
+__all__ = ["BLOCK_BYTES", "BOM", "cr_only_error", "DataWarning", "empty_error", "LineReader",
+           "nul_error", "utf8_error"]

@@ -21,11 +21,13 @@ very long lines (10 MB+)      accepted whole, never truncated
 looks tokenized (system)      accepted, warning (>= 100 lines ending in " .", as sacreBLEU)
 line counts differ            rejected, naming both files and both counts
 ============================  ==========================================================
+
+Files and standard input are read a block of lines at a time (:mod:`evalfw.io.lines` applies
+the policy), so reading costs the lines kept plus one block.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import stat
@@ -34,33 +36,11 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from evalfw.errors import EvalfwError, InputError
-from evalfw.io.lines import BOM, cr_only_error, empty_error, nul_error, utf8_error
+from evalfw.io.lines import DataWarning, LineReader
 from evalfw.limits import max_input_bytes
 
 #: sacreBLEU's threshold for its "looks tokenized" warning
 TOKENIZED_THRESHOLD = 100
-
-
-@dataclass(frozen=True, slots=True)
-class DataWarning:
-    """Something accepted in an input file that a reader of the results should know."""
-
-    file: str
-    kind: str
-    message: str
-    count: int = 1
-    first_line: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"file": self.file, "kind": self.kind, "message": self.message,
-                               "count": self.count}
-        if self.first_line is not None:
-            out["first_line"] = self.first_line
-        return out
-
-    def __str__(self) -> str:
-        line = f":{self.first_line}" if self.first_line is not None else ""
-        return f"{self.file}{line}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,40 +168,12 @@ def read_stream(stream: BinaryIO, shown: str, *, limit: int | None = None) -> by
     return data
 
 
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
 def decode(data: bytes, shown: str) -> tuple[str, list[DataWarning]]:
-    """Check and decode raw bytes; returns the text with line ends normalized to ``\\n``."""
-    warnings: list[DataWarning] = []
-    if not data:
-        raise empty_error(shown)
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise nul_error(shown, _line_of(data, nul), nul)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = _line_of(data, exc.start)
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise utf8_error(shown, line, exc.start, data[exc.start], column) from None
-    if text.startswith(BOM):
-        text = text[1:]
-        warnings.append(DataWarning(shown, "bom", "UTF-8 byte order mark removed", 1, 1))
-    crlf = text.count("\r\n")
-    if crlf:
-        text = text.replace("\r\n", "\n")
-        warnings.append(DataWarning(shown, "crlf", f"{crlf} CRLF line end(s); the CR was removed",
-                                    crlf, _line_of(data, data.find(b"\r\n"))))
-    lone = text.count("\r")
-    if lone:
-        if "\n" not in text.rstrip("\n"):
-            raise cr_only_error(shown)
-        warnings.append(DataWarning(
-            shown, "lone_cr", f"{lone} carriage return(s) inside lines, kept (they count as "
-            "whitespace, as in sacreBLEU)", lone, text[: text.index("\r")].count("\n") + 1))
-    return text, warnings
+    """Check and decode raw bytes under the policy above; returns the text with line ends
+    normalized to ``\\n`` and the warnings."""
+    reader = LineReader(io.BytesIO(data), shown, len(data))
+    text = "".join(line + "\n" for _, lines in reader.blocks() for line in lines)
+    return text, reader.warnings()
 
 
 def split_lines(text: str) -> list[str]:
@@ -234,15 +186,35 @@ def split_lines(text: str) -> list[str]:
 
 def read_segments(path: str | os.PathLike[str], *, shown: str | None = None,
                   check_tokenized: bool = False) -> TextFile:
-    """Read a segment file under the policy above."""
+    """Read a segment file under the policy above, a block of lines at a time."""
     shown = shown or display_path(path)
-    return parse_segments(read_bytes(path, shown), shown, check_tokenized=check_tokenized)
+    limit = max_input_bytes()
+    with open_regular(path, shown, limit) as fh:
+        return stream_segments(fh, shown, check_tokenized=check_tokenized, limit=limit,
+                               hint=raise_hint("EVALFW_MAX_INPUT_BYTES"))
 
 
 def parse_segments(data: bytes, shown: str, *, check_tokenized: bool = False) -> TextFile:
-    """The policy above applied to bytes already read (a file's, or standard input's)."""
-    text, warnings = decode(data, shown)
-    lines = split_lines(text)
+    """The policy above applied to bytes already read."""
+    return stream_segments(io.BytesIO(data), shown, check_tokenized=check_tokenized,
+                           limit=len(data))
+
+
+def stream_segments(stream: BinaryIO, shown: str, *, check_tokenized: bool = False,
+                    limit: int | None = None, hint: str | None = None) -> TextFile:
+    """The policy above applied to a stream (a file, standard input), a block of lines at a
+    time: memory is the lines kept plus one block, at most ``limit`` bytes read."""
+    limit = max_input_bytes() if limit is None else limit
+    if hint is None:
+        hint = "; raise it with EVALFW_MAX_INPUT_BYTES=BYTES if the input is genuine"
+    reader = LineReader(stream, shown, limit, hint)
+    lines: list[str] = []
+    try:
+        for _, block in reader.blocks():
+            lines += block
+    except OSError as exc:
+        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    warnings = reader.warnings()
     empty = [i for i, s in enumerate(lines) if not s.strip()]
     if empty:
         warnings.append(DataWarning(
@@ -256,7 +228,7 @@ def parse_segments(data: bytes, shown: str, *, check_tokenized: bool = False) ->
                 shown, "looks_tokenized", f"{tok} lines end in a tokenized period (' .'); the "
                 "text looks tokenized already, which may hurt the score; detokenize it",
                 tok, first + 1))
-    return TextFile(shown, lines, hashlib.sha256(data).hexdigest(), len(data), warnings)
+    return TextFile(shown, lines, reader.sha256, reader.bytes, warnings)
 
 
 def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
@@ -273,7 +245,8 @@ def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
 
 
 __all__ = [
-    "BOM", "CHUNK_BYTES", "check_same_length", "DataWarning", "decode", "display_path",
+    "CHUNK_BYTES", "check_same_length", "DataWarning", "decode", "display_path",
     "open_regular", "parse_segments", "raise_hint", "read_bytes", "read_capped",
-    "read_segments", "read_stream", "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
+    "read_segments", "read_stream", "split_lines", "stream_segments", "TextFile",
+    "TOKENIZED_THRESHOLD",
 ]
