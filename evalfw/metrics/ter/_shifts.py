@@ -51,26 +51,22 @@ def _bands(n: int, m: int) -> list[tuple[int, int]]:
 # exactly as in a full matrix filled with INF.
 
 
-def _at(prev: list[int], band: tuple[int, int], j: int) -> int:
-    lo, hi = band
-    return prev[j - lo] if lo <= j < hi else INF
-
-
 def _row(word: int, ref: Sequence[int], band: tuple[int, int], prev: list[int],
          prev_band: tuple[int, int], ops: list[int] | None) -> list[int]:
     lo, hi = band
+    plo, phi = prev_band
     cur: list[int] = []
     left = INF  # the cell before the band is INF
     for j in range(lo, hi):
         if j == 0:
-            best, op = _at(prev, prev_band, 0) + 1, DEL
+            best, op = (prev[0] if plo == 0 < phi else INF) + 1, DEL
         else:
             same = word == ref[j - 1]
             best, op = INF, 0
-            c = _at(prev, prev_band, j - 1) + (0 if same else 1)
+            c = (prev[j - 1 - plo] if plo < j <= phi else INF) + (0 if same else 1)
             if c < best:  # strict: the first of equal costs wins
                 best, op = c, (NOP if same else SUB)
-            c = _at(prev, prev_band, j) + 1
+            c = (prev[j - plo] if plo <= j < phi else INF) + 1
             if c < best:
                 best, op = c, DEL
             if left + 1 < best:
