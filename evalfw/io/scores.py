@@ -10,8 +10,9 @@ name:
 
 Every value must be a finite number of magnitude at most :data:`MAX_ABS_SCORE`, and the file
 must have exactly one value per segment; anything else is an error naming the file, the line
-and what to do, never a plausible wrong mean. The file is read one line at a time into a
-float64 array: memory is 8 bytes per score plus one line, whatever the file's size.
+and what to do, never a plausible wrong mean. The file is read a block of lines at a time
+(:mod:`evalfw.io.lines`) into a float64 array: memory is 8 bytes per score plus one block,
+whatever the file's size.
 """
 
 from __future__ import annotations
@@ -167,9 +168,8 @@ def _numbers(first: int, values: list[Any], shown: str) -> array:  # type: ignor
         good = checked is None or bool((np.abs(checked) <= MAX_ABS_SCORE).all())  # NaN: False
     except ValueError:
         good = False
-    if not good:
-        for i, value in enumerate(values, first):
-            _number(value, shown, i)  # raises at the first bad value
+    if not good:  # each value by itself: the first bad one raises, naming its line
+        numbers = array("d", (_number(value, shown, i) for i, value in enumerate(values, first)))
     return numbers
 
 

@@ -8,8 +8,9 @@ and report files as artifacts, into the tracking store the user configures: the
 experiment is the evalfw experiment unless ``experiment`` says otherwise.
 
 MLflow is an optional extra (``pip install 'evalfw[mlflow]'``); it is imported only when a run
-is published, in a child process (:mod:`evalfw.reports._mlflow_publish`) that is stopped after
-``deadline`` seconds. Each request to a tracking server waits at most ``timeout`` seconds and
+is published: for a local file or SQLite store in this process, for any other store (a
+tracking server) in a child process (:mod:`evalfw.reports._mlflow_publish`) that is stopped
+after ``deadline`` seconds. Each request to a tracking server waits at most ``timeout`` seconds and
 is not retried, so a store that refuses connections fails at once and a silent one after
 ``timeout``. A failure is one error naming the tracking URI; the run stays stored locally, and
 an MLflow run created before the failure is marked FAILED (or the message says it may be left
@@ -182,8 +183,10 @@ def _run_child(job: dict[str, Any], timeout: int, deadline: float
     said: dict[str, Any] = {}
     for line in out.splitlines():
         try:
-            said.update(json.loads(line))
+            obj = json.loads(line)
         except ValueError:
             continue
+        if isinstance(obj, dict):
+            said.update(obj)
     errors = [line for line in err.splitlines() if line.strip()]
     return said, late, errors[-1][:300] if errors else ""
