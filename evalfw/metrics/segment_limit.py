@@ -27,9 +27,10 @@ def check_segment_lengths(files: Sequence[TextFile], metrics: Iterable[Metric]) 
         i = next(i for i, line in enumerate(f.lines) if len(line) > limit)
         raise InputError(
             f"{f.path}:{i + 1}: a segment of {len(f.lines[i]):,} characters, more than metric "
-            f"'{name}' scores (at most {limit:,}: its memory grows with a segment's length); "
+            f"'{name}' scores (at most {limit:,}: its memory or time grows steeply with a segment's "
+            "length); "
             "split the segment, or raise EVALFW_MAX_SEGMENT_CHARS=CHARACTERS if the machine "
-            "has the memory")
+            "has the memory and time")
 
 
 __all__ = ["check_segment_lengths"]
