@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import evalfw
 from evalfw.errors import ConfigError
+from evalfw.metrics.base import SegmentContext
 from evalfw_comet.checkpoint import Checkpoint, resolve
 
 __version__ = "0.1.0"
@@ -105,6 +106,13 @@ class Comet(evalfw.ModelMetric):
 
     # ------------------------------------------------------------------ the model
 
+    def segment_statistics(self, hypotheses: Sequence[str], references: Any,
+                           context: SegmentContext | None = None) -> Any:
+        if hypotheses and (context is None or context.source is None):  # before any loading
+            raise ConfigError("COMET reads the source: give the test set a source: file "
+                              "(evalfw score: --source FILE)")
+        return super().segment_statistics(hypotheses, references, context)
+
     def load(self, device: str) -> Any:
         from comet import load_from_checkpoint
 
@@ -124,12 +132,9 @@ class Comet(evalfw.ModelMetric):
                                               len(samples)) for ref in refs])
         data = [{"src": s, "mt": h, **({"ref": r} if r is not None else {})}
                 for s, h, r in samples]
-        if any(item.source is None for item in batch):
-            raise ConfigError("COMET reads the source: give the test set a source: "
-                                     "file (evalfw score: --source FILE)")
         if self.uses_references() and any(not item.references for item in batch):
             raise ConfigError(f"COMET checkpoint {self.checkpoint.name} needs a "
-                                     "reference for every segment")
+                              "reference for every segment")
         scores = _predict(model, data, self.options["batch_size"], self.options["device"])
         return [sum(scores[i] for i in ids) / len(ids) for ids in wanted]
 
