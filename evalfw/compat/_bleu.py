@@ -183,9 +183,13 @@ class BLEU:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
         if self._one is None:
             # the spec's components are sacreBLEU's built-ins: their formula in one function
-            formula = functools.partial(
-                bleu_fields, smooth_method=self.smooth_method, smooth_value=self.smooth_value,
-                effective_order=self.effective_order, max_order=self.max_ngram_order)
+            settings = (self.smooth_method, self.smooth_value, self.effective_order,
+                        self.max_ngram_order)
+
+            def formula(correct: list[Any], total: list[Any], sys_len: int, ref_len: int
+                        ) -> tuple[Any, ...]:  # positional: cheaper than a partial's keywords
+                return bleu_fields(correct, total, sys_len, ref_len, *settings)
+
             self._one = _sentence.OneSentence(self._spec, formula) \
                 if self._spec_value is not None else _sentence.OneSentence.sacrebleu(
                     self._tokenizer, self.lowercase, self.max_ngram_order, formula)
