@@ -12,7 +12,7 @@ references missing on some lines, no compiled kernel) takes :class:`evalfw.compa
 
 from __future__ import annotations
 
-import math
+from math import exp, log
 from collections.abc import Sequence
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
@@ -45,19 +45,20 @@ def bleu_fields(correct: list[Any], total: list[Any], sys_len: int, ref_len: int
                 smooth_method: str, smooth_value: float | None, effective_order: bool,
                 max_order: int = MAX_ORDER) -> tuple[Any, ...]:
     """:func:`compute_bleu`'s ``BLEUScore`` arguments: (score, counts, totals, precisions,
-    bp, sys_len, ref_len)."""
+    bp, sys_len, ref_len). Per-call loops run it once per sentence, hence the locals."""
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
     bp = 1.0
     if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+        bp = exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
     precisions = [0.0] * max_order
     if not any(correct):  # no match at all: BLEU 0 (sacreBLEU #141)
         return 0.0, correct, total, precisions, bp, sys_len, ref_len
+    add_k = smooth_method == "add-k"
     halved = 1.0
     eff = max_order
     for n in range(max_order):
-        if smooth_method == "add-k" and n > 0:
+        if add_k and n > 0:
             correct[n] += smooth_value
             total[n] += smooth_value
         if total[n] == 0:
@@ -72,10 +73,8 @@ def bleu_fields(correct: list[Any], total: list[Any], sys_len: int, ref_len: int
                 precisions[n] = 100. * smooth_value / total[n]  # type: ignore[operator]
         else:
             precisions[n] = 100. * correct[n] / total[n]
-    log = math.log
     logs = [LOG_ZERO if p == 0.0 else log(p) for p in precisions[:eff]]
-    score = bp * math.exp(sum(logs) / eff)
-    return score, correct, total, precisions, bp, sys_len, ref_len
+    return bp * exp(sum(logs) / eff), correct, total, precisions, bp, sys_len, ref_len
 
 
 def _closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
