@@ -24,7 +24,7 @@ from evalfw.compat.sacrebleu._messages import Console
 
 __all__ = ["single_results", "table_results"]
 
-_INTERVAL = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")
+_INTERVAL = r"(\(μ = [0-9\.]+ ± [0-9\.]+\))"  # compiled on first use
 
 
 def single_results(results: list[str], fmt: str, console: Console) -> str:
@@ -32,7 +32,7 @@ def single_results(results: list[str], fmt: str, console: Console) -> str:
     if fmt == "json":
         return ("[\n" + ",\n".join(results) + "\n]\n") if len(results) > 1 else results[0] + "\n"
     if "μ" in results[0]:
-        results = [_INTERVAL.sub(lambda m: console.paint(m.group(), "cyan"), line)
+        results = [re.sub(_INTERVAL, lambda m: console.paint(m.group(), "cyan"), line)
                    for line in results]
     if len(results) == 1:
         return results[0] + "\n"
