@@ -26,7 +26,8 @@ from evalfw.host.kinds import BY_KIND, HOOKS
 from evalfw.host.kinds import hook_name as kind_hook
 from evalfw.host.registry import ComponentEntry, ComponentRegistry, PluginInfo
 from evalfw.plugin import PROJECT
-from evalfw.plugin.component import Component
+from evalfw.plugin.choices import schema_problem
+from evalfw.plugin.component import Component, name_problem
 
 if TYPE_CHECKING:
     import importlib.metadata
@@ -239,14 +240,29 @@ def _import_file(modname: str, path: Path) -> ModuleType:
 
 
 def _check_component(cls: Any, base: type[Component], info: PluginInfo, hook: str) -> None:
+    """Refuse a class a plugin returned that is not a component of ``base``'s kind, or whose
+    name, version, options schema (or, for a metric, direction and scale) evalfw cannot use;
+    the message names the plugin."""
     if not (isinstance(cls, type) and issubclass(cls, base)):
         raise PluginError(
             f"{info.provider} returned {cls!r} from {hook}; expected a subclass of "
             f"{base.__module__}.{base.__name__}"
         )
-    if not isinstance(getattr(cls, "name", None), str) or not cls.name:
-        raise PluginError(f"{info.provider}: {cls.__name__} has no 'name' class attribute")
+    what = f"{info.provider}: {base.kind.replace('_', ' ')} class {cls.__qualname__}"
+    if getattr(cls, "name", None) is None:
+        raise PluginError(f"{what} has no 'name' class attribute")
+    problem = name_problem(cls.name)
+    if problem is None and not isinstance(getattr(cls, "version", None), (str, property)):
+        problem = f"its version is {cls.version!r}, not a string"
+    if problem is None and info.source != "builtin":  # the built-ins' are checked by tests
+        found = schema_problem(getattr(cls, "options_schema", None))
+        problem = None if found is None else f"its options_schema is invalid: {found}"
+    if problem is not None:
+        raise PluginError(f"{what}: {problem}; report this to the plugin's author")
+    if base.kind == "metric":
+        from evalfw.metrics.boundary import check_class
 
+        check_class(cls, info)  # type: ignore[arg-type]
 
 
 __all__ = ["BUILTIN_PLUGINS", "ENV_DISABLE", "ENV_NO_AUTOLOAD", "PluginHost"]
