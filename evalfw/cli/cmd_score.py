@@ -78,7 +78,7 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
     names = list(dict.fromkeys(args.metrics))
     out = []
     for name in names:
-        cls = registry.get(name)
+        registry.get(name)  # an unknown name fails before its flags are read
         opts = metric_options(args, host, name)
         chosen = None
         if name == "bleu":  # sacreBLEU's command-line habits for BLEU
@@ -93,7 +93,7 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
                 if chosen is not None:
                     opts["tokenizer"] = chosen
         try:
-            out.append(cls.create(opts, host=host))
+            out.append(host.metric(name, opts))
         except PluginError as exc:
             if chosen is None:
                 raise

@@ -12,7 +12,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -31,6 +31,8 @@ from evalfw.plugin.component import Component, name_problem
 
 if TYPE_CHECKING:
     import importlib.metadata
+
+    from evalfw.metrics.base import Metric
 
 #: the built-in plugin modules, registered first and through the same hooks as any plugin
 BUILTIN_PLUGINS = (
@@ -223,6 +225,14 @@ class PluginHost:
     def component(self, kind: str, name: str, options: Any = None) -> Any:
         """Instantiate component ``name`` of ``kind`` with ``options``."""
         return self.registry(kind).create(name, options)
+
+    def metric(self, name: str, options: Mapping[str, Any] | None = None, *,
+               definition: Mapping[str, Any] | None = None) -> Metric:
+        """Metric ``name`` with ``options`` (or rebuilt from a recorded ``definition``),
+        every call into it checked at the plugin boundary (:mod:`evalfw.metrics.boundary`)."""
+        from evalfw.metrics.boundary import build
+
+        return build(self.registry("metric").entry(name), options, self, definition)
 
 
 def _import_file(modname: str, path: Path) -> ModuleType:

@@ -60,8 +60,20 @@ def _host(modules: tuple[ModuleType, ...] = ()) -> PluginHost:
 
 
 def rebuild(cls: type[Metric], definition: Mapping[str, Any]) -> Metric:
-    """A metric unpickled here, built with this process's plugin host (made once)."""
-    return cls.from_definition(definition, _host())
+    """A metric unpickled here, built with this process's plugin host (made once), checked
+    at the plugin boundary as where it was made."""
+    return _rebuilt(cls, definition, _host())
+
+
+def _rebuilt(cls: type[Metric], definition: Mapping[str, Any], host: PluginHost) -> Metric:
+    from evalfw.host.registry import ComponentEntry, PluginInfo
+    from evalfw.metrics.boundary import build
+
+    registry = host.registry("metric")
+    name = getattr(cls, "name", None)
+    entry = registry.entry(name) if name in registry and registry.get(name) is cls else \
+        ComponentEntry(cls, PluginInfo(cls.__module__, "object"))
+    return build(entry, None, host, definition)
 
 
 def rebuild_shipped(files: tuple[PluginSource, ...], module: str, qualname: str,
@@ -71,7 +83,7 @@ def rebuild_shipped(files: tuple[PluginSource, ...], module: str, qualname: str,
     cls: Any = importlib.import_module(module)
     for part in qualname.split("."):
         cls = getattr(cls, part)
-    return cls.from_definition(definition, _host(modules))  # type: ignore[no-any-return]
+    return _rebuilt(cls, definition, _host(modules))
 
 
 def install(file: PluginSource) -> ModuleType:

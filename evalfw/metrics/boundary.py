@@ -82,30 +82,45 @@ def _advice(metric: Any) -> str:
     return f"; nothing was stored: fix the plugin or disable it (--disable-plugin {name})"
 
 
-def raised(metric: Any, method: str, exc: BaseException, segment: int | None = None
-           ) -> PluginError:
-    """The error for ``exc`` raised by plugin code in ``method``."""
-    at = f" (first failing segment: {segment + 1})" if segment is not None else ""
-    return PluginError(f"{who(metric, method)} raised {_one_line(exc)}{at}{_advice(metric)}")
+class BoundaryError(PluginError):
+    """Plugin code raised, or returned a value evalfw refuses: ``what`` happened, at the
+    0-based ``segment`` when one segment is to blame (its number counted from ``offset``, so
+    a caller computing a shard can say where in the test set it is)."""
 
-
-class RefusedValue(PluginError):
-    """A value a plugin returned that evalfw refuses; ``segment`` (0-based) is the first one
-    it concerns, so a caller computing a shard can say where in the test set it is."""
-
-    def __init__(self, metric: Any, method: str, refused: returns.Refused,
+    def __init__(self, what: str, advice: str, segment: int | None = None,
                  offset: int = 0) -> None:
-        self.parts = (metric, method, refused, offset)
-        at = "" if refused.segment is None else f" (first at segment {refused.segment + offset + 1})"
-        super().__init__(f"{who(metric, method)} returned {refused.reason}{at}{_advice(metric)}")
+        self.parts = (what, advice, segment, offset)
+        at = "" if segment is None else f" (first at segment {segment + offset + 1})"
+        super().__init__(f"{what}{at}{advice}")
 
-    def shifted(self, offset: int) -> RefusedValue:
-        """The same refusal, for segments counted from ``offset``."""
-        metric, method, refused, _ = self.parts
-        return RefusedValue(metric, method, refused, offset)
+    def shifted(self, offset: int) -> BoundaryError:
+        """The same error, for segments counted from ``offset``."""
+        what, advice, segment, _ = self.parts
+        return BoundaryError(what, advice, segment, offset)
 
-    def __reduce__(self) -> Any:  # from a worker process with its parts
-        return (RefusedValue, self.parts)
+    def __reduce__(self) -> Any:  # from a worker process, with its parts
+        return (BoundaryError, self.parts)
+
+
+def raised(metric: Any, method: str, exc: BaseException, segment: int | None = None
+           ) -> BoundaryError:
+    """The error for ``exc`` raised by plugin code in ``method``; when it came from deeper
+    plugin code than the metric's own (a component of another plugin), that code is named."""
+    from evalfw.plugin.guard import culprit
+
+    where = culprit(exc.__traceback__)
+    if where is not None and not where.startswith(_class(metric).__module__ + " "):
+        return BoundaryError(f"{who(metric, method)} raised {_one_line(exc)} in {where}",
+                             "; nothing was stored: fix or disable the plugin of that code "
+                             "(--disable-plugin NAME)", segment)
+    return BoundaryError(f"{who(metric, method)} raised {_one_line(exc)}", _advice(metric),
+                         segment)
+
+
+def refused(metric: Any, method: str, found: returns.Refused) -> BoundaryError:
+    """The error for a value ``method`` returned that evalfw refuses."""
+    return BoundaryError(f"{who(metric, method)} returned {found.reason}", _advice(metric),
+                         found.segment)
 
 
 def call(metric: Any, method: str, function: Callable[..., Any], *args: Any,
@@ -130,8 +145,8 @@ def checked(metric: Any, method: str, value: Any, check: Callable[..., Any], *ar
     """``check(value, *args)``, refusing the value in the name of ``method``."""
     try:
         return check(value, *args)
-    except returns.Refused as refused:
-        raise RefusedValue(metric, method, refused) from None
+    except returns.Refused as found:
+        raise refused(metric, method, found) from None
 
 
 class Checked:
@@ -150,8 +165,8 @@ class Checked:
         value = call(metric, method, function, *args, locate=locate, **kwargs)
         try:
             return CHECKS[method](metric, value, *args, **kwargs)
-        except returns.Refused as refused:
-            raise RefusedValue(metric, method, refused) from None
+        except returns.Refused as found:
+            raise refused(metric, method, found) from None
 
 
 def _first_failing(metric: Metric, function: Callable[..., Any], args: tuple[Any, ...]
@@ -262,4 +277,4 @@ def build(entry: Any, options: Mapping[str, Any] | None, host: Components,
 
 
 __all__ = ["build", "call", "check_class", "Checked", "checked", "guard", "Origin", "provider",
-           "raised", "RefusedValue", "who"]
+           "raised", "refused", "BoundaryError", "who"]

@@ -83,7 +83,7 @@ def build_metric(host: PluginHost, config: MetricConfig, ts: TestSetConfig) -> M
     metric that takes a tokenizer and chooses none)."""
     cls = host.registry("metric").get(config.metric)
     try:
-        return cls.create(config.options_for(ts, cls), host=host)
+        return host.metric(config.metric, config.options_for(ts, cls))
     except ConfigError as exc:
         raise type(exc)(f"metric '{config.name}' on test set '{ts.name}': {exc}") from exc
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError
 from evalfw.metrics.base import SegmentContext
+from evalfw.metrics.boundary import BoundaryError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,7 +135,11 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
     shard = SegmentContext(context.test_set, context.system, context.langs,
                            context.source[start:stop] if context.source else None,
                            {n: v[start:stop] for n, v in context.scores.items()})
-    return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)), shard)
+    try:
+        return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)),
+                                    shard)
+    except BoundaryError as exc:  # its segment counted in the shard: in the test set
+        raise exc.shifted(start) from exc
 
 
 def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,

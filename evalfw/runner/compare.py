@@ -76,11 +76,11 @@ def metric_from_record(host: PluginHost, definition: Mapping[str, Any], where: s
     """Rebuild a recorded metric; refuse when what is installed defines it differently (a
     component or metric version, or an option default, changed)."""
     try:
-        cls = host.registry("metric").get(definition["name"])
+        host.registry("metric").get(definition["name"])
     except EvalfwError as exc:
         raise EvalfwError(f"{where}: the run used metric '{definition['name']}', which is not "
                           f"installed: {exc}") from None
-    metric = cls.from_definition(definition, host)
+    metric = host.metric(definition["name"], definition=definition)
     now = metric.definition()
     if now != dict(definition):
         changed = describe_changes(definition, now)
