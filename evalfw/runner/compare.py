@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from evalfw.analysis import significance as sig
 from evalfw.analysis.power import power_limit
 from evalfw.analysis.results import METHODS, adjust
-from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
+from evalfw.errors import ConfigError, EvalfwError, RecordError, RegressionDetected, suggest
 from evalfw.runner._families import family_key, warning
 
 if TYPE_CHECKING:
@@ -80,7 +80,11 @@ def metric_from_record(host: PluginHost, definition: Mapping[str, Any], where: s
     except EvalfwError as exc:
         raise EvalfwError(f"{where}: the run used metric '{definition['name']}', which is not "
                           f"installed: {exc}") from None
-    metric = host.metric(definition["name"], definition=definition)
+    try:
+        metric = host.metric(definition["name"], definition=definition)
+    except ConfigError as exc:
+        raise type(exc)(f"{where}: the recorded definition does not build the installed "
+                        f"metric: {exc}") from None
     now = metric.definition()
     if now != dict(definition):
         changed = describe_changes(definition, now)
@@ -138,7 +142,10 @@ def differences(a: Mapping[str, Any], b: Mapping[str, Any], metrics: Sequence[st
                        + "; run B " + ", ".join(f"{r['path']} ({r['sha256'][:12]}...)" for r in rb))
         for metric in metrics:
             sa, sb = specs_a.get((name, metric)), specs_b.get((name, metric))
-            if sa and sb and sa["definition"] != sb["definition"]:
+            if not sa or not sb:
+                out.append(f"metric '{metric}' on test set '{name}' has no definition in run "
+                           f"{'A' if not sa else 'B'}")
+            elif sa["definition"] != sb["definition"]:
                 out.append(f"metric '{metric}' on test set '{name}' is defined differently "
                            f"({describe_changes(sa['definition'], sb['definition'])}): "
                            f"{sa['signature']} vs {sb['signature']}")
@@ -178,10 +185,34 @@ def _stats(run: StoredRun, arrays: Mapping[str, Any], test_set: str, label: str,
     return out
 
 
-def _direction(record: Mapping[str, Any], label: str) -> bool:
-    """Whether higher scores of metric ``label`` are better."""
-    return next((bool(m["higher_is_better"]) for m in record["metrics"] if m["name"] == label),
-                True)
+def recorded_metric(host: PluginHost, run: StoredRun, test_set: str, label: str) -> Metric:
+    """Metric ``label`` of ``run`` on ``test_set``, rebuilt from the installed plugins. The
+    record only names it: its direction, scale and definition are the rebuilt metric's, and
+    any field of the record that says otherwise (a definition missing, edited or taken from
+    another metric, a direction flipped) is refused."""
+    where = f"{run.path}: metric '{label}' on test set '{test_set}'"
+    specs = [s for s in run.record["specs"] if (s["test_set"], s["metric"]) == (test_set, label)]
+    entries = [m for m in run.record["metrics"] if m["name"] == label]
+    if len(specs) != 1 or len(entries) != 1:
+        raise RecordError(f"{where}: the record holds {len(specs)} definition(s) and "
+                          f"{len(entries)} metric entr{'y' if len(entries) == 1 else 'ies'} of "
+                          "it, not one each; the record was edited or damaged")
+    definition, entry = specs[0]["definition"], entries[0]
+    if not isinstance(definition, Mapping) or not isinstance(definition.get("name"), str):
+        raise RecordError(f"{where}: its recorded definition is not a metric definition; the "
+                          "record was edited or damaged")
+    metric = metric_from_record(host, definition, where)
+    problems = [f"{key} {entry.get(key)!r} -> {now!r}" for key, now in (
+        ("metric", metric.name), ("higher_is_better", metric.higher_is_better))
+        if entry.get(key) != now or type(entry.get(key)) is not type(now)]
+    if metric.score_scale is not None and "score_scale" in entry \
+            and entry["score_scale"] != metric.score_scale:
+        problems.append(f"score_scale {entry.get('score_scale')!r} -> {metric.score_scale!r}")
+    if problems:
+        raise RecordError(f"{where}: the record says otherwise than the metric it defines "
+                          f"({', '.join(problems)}); the record was edited or damaged; "
+                          "`evalfw verify` names every difference")
+    return metric
 
 
 def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
@@ -204,21 +235,22 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
     comps, where = [], []
     for ts in a["test_sets"]:
         for m in metrics:
-            spec_json = next(s for s in a["specs"]
-                             if (s["test_set"], s["metric"]) == (ts["name"], m))
-            metric = metric_from_record(host, spec_json["definition"], f"metric '{m}'")
+            metric = recorded_metric(host, run_a, ts["name"], m)
+            recorded_metric(host, run_b, ts["name"], m)  # defined as in A (differences)
             sa = _stats(run_a, arrays_a, ts["name"], m, metric)
             sb = _stats(run_b, arrays_b, ts["name"], m, metric)
             result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"
                                  for s in [*sa, *sb] if (s in sa) != (s in sb)]
+            scale = metric.resolve_scale([*sa.values(), *sb.values()])
             for system in [s for s in sa if s in sb]:
-                scale = _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
+                _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
+                _check_rescored(metric, sb[system], run_b, ts["name"], system, m)
                 with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
                     warnings.simplefilter("ignore", UserWarning)
                     out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", metric,
                                               method, n, seed, "default")
                 comps.append(out.comparisons[0])
-                where.append((ts["name"], m, system, scale, _direction(a, m)))
+                where.append((ts["name"], m, system, scale, metric.higher_is_better))
     if not comps:
         raise EvalfwError("the runs have no system in common (systems are matched by name): "
                           + "; ".join(result.unmatched))
@@ -251,9 +283,9 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
 
 
 def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set: str,
-                    system: str, label: str) -> float:
-    """The rebuilt spec must give the recorded score, else the tests would test other numbers.
-    Returns the result's score scale."""
+                    system: str, label: str) -> None:
+    """The rebuilt spec must give the recorded score, else the tests would test other
+    numbers."""
     row = next(r for r in run.record["results"] if (r["test_set"], r["system"], r["metric"],
                                                     r["level"]) == (test_set, system, label,
                                                                     "corpus"))
@@ -265,7 +297,6 @@ def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set:
         raise RecordError(f"{run.path}: {test_set}/{system}/{label}: the stored statistics "
                           f"score {score!r} now but {recorded!r} was recorded; run "
                           "`evalfw verify` on it to see why")
-    return row["score_scale"]
 
 
 def check(result: Comparison) -> None:
@@ -280,5 +311,5 @@ def check(result: Comparison) -> None:
 
 __all__ = [
     "check", "compare_runs", "Comparison", "describe_changes", "differences",
-    "metric_from_record",
+    "metric_from_record", "recorded_metric",
 ]
