@@ -87,8 +87,9 @@ def statistics(value: Any, segments: int) -> Any:
     return value
 
 
-def values(value: Any, count: int, what: str = "scores") -> Any:
-    """One finite number per row: a 1-d array (or list) of ``count`` numbers, as float64."""
+def values(value: Any, count: int, what: str = "scores", per_segment: bool = True) -> Any:
+    """One finite number per row: a 1-d array (or list) of ``count`` numbers, as float64
+    (rows are segments when ``per_segment``, else resamples)."""
     import numpy as np
 
     if not isinstance(value, (np.ndarray, list, tuple)):
@@ -103,6 +104,8 @@ def values(value: Any, count: int, what: str = "scores") -> Any:
         raise Refused(f"{_kind(array)}; {what} must be numbers")
     array = array.astype(np.float64)
     row = _first_bad_row(array)
+    if row is not None and not per_segment:
+        raise Refused(f"NaN or infinity among the {what} (first at row {row + 1} of {count})")
     if row is not None:
         raise Refused(f"NaN or infinity among the {what}", row)
     return array

@@ -87,7 +87,7 @@ class BoundaryError(PluginError):
     0-based ``segment`` when one segment is to blame (its number counted from ``offset``, so
     a caller computing a shard can say where in the test set it is)."""
 
-    def __init__(self, what: str, advice: str, segment: int | None = None,
+    def __init__(self, what: str, advice: str = "", segment: int | None = None,
                  offset: int = 0) -> None:
         self.parts = (what, advice, segment, offset)
         at = "" if segment is None else f" (first at segment {segment + offset + 1})"
@@ -213,7 +213,8 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "score": lambda m, v, *_: returns.real(v),
     "sentence_score": lambda m, v, *_: returns.real(v),
     "sentence_scores": lambda m, v, stats, *_: returns.values(v, len(stats)),
-    "score_rows": lambda m, v, sums, *_, **__: returns.values(v, len(sums)),
+    "score_rows": lambda m, v, sums, *_, **__: returns.values(v, len(sums), "scores of "
+                                                              "summed rows", per_segment=False),
     "prepare_references": lambda m, v, *_: v,
     "signature": lambda m, v, *_: returns.text(v, "a signature"),
     "foreign_signature": lambda m, v, *_: returns.text(v, "a signature", optional=True),
