@@ -59,6 +59,19 @@ def _number(text: Any, shown: str, line: int) -> float:
     return value
 
 
+class _DuplicateKey(ValueError):
+    """A JSON object that names a key twice (json keeps the last value silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def read_scores(path: str | os.PathLike[str], column: str | None = None, *,
                 segments: int | None = None, shown: str | None = None) -> ScoreFile:
     """The scores of ``path`` (see the module docstring); ``segments``: how many there must
@@ -81,6 +94,11 @@ def read_scores(path: str | os.PathLike[str], column: str | None = None, *,
         if column not in head:
             raise InputError(f"{shown}:1: no column {column!r} in the header; its columns are: "
                              f"{', '.join(head) or 'none'}")
+        if head.count(column) > 1:
+            places = ", ".join(str(j + 1) for j, name in enumerate(head) if name == column)
+            raise InputError(f"{shown}:1: the header names column {column!r} more than once "
+                             f"(fields {places}); which one holds the scores is ambiguous: "
+                             "rename the others")
         k = head.index(column)
         scores = []
         for i, row in enumerate(lines[1:], start=2):
@@ -93,9 +111,13 @@ def read_scores(path: str | os.PathLike[str], column: str | None = None, *,
         scores = []
         for i, row in enumerate(lines, start=1):
             try:
-                obj = json.loads(row)
+                obj = json.loads(row, object_pairs_hook=_unique_keys)
             except json.JSONDecodeError as exc:
                 raise InputError(f"{shown}:{i}: not a JSON object ({exc.msg})") from None
+            except _DuplicateKey as exc:
+                raise InputError(f"{shown}:{i}: the key {exc.args[0]!r} appears more than "
+                                 "once in this line's object; which value holds the score is "
+                                 "ambiguous") from None
             if not isinstance(obj, dict) or column not in obj:
                 raise InputError(f"{shown}:{i}: no key {column!r} in this line's object")
             scores.append(_number(obj[column], shown, i))
