@@ -147,3 +147,19 @@ def test_a_refusal_in_a_worker_process_is_the_same_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1, err
     assert "Odd).segment_statistics returned NaN or infinity (first at segment 3)" in err
+
+
+def test_rows_of_different_widths_for_two_systems_are_refused(tmp_path, capsys):
+    project(tmp_path, statistics="if 'a b c' in hypotheses: rows = np.hstack([rows, rows])")
+    run_fails(tmp_path, capsys, "Odd).segment_statistics returned rows of different widths",
+              "2 int64 columns, 4 int64 columns")
+
+
+def test_check_options_that_raises_names_the_plugin(tmp_path, capsys):
+    project(tmp_path, statistics="")
+    path = tmp_path / "plugins" / "oddplugin.py"
+    path.write_text(path.read_text("utf-8").replace(
+        "    def segment_statistics", "    @classmethod\n"
+        "    def check_options(cls, options, host, checker):\n"
+        "        raise RecursionError('deep')\n\n    def segment_statistics"), "utf-8")
+    run_fails(tmp_path, capsys, "Odd).check_options raised RecursionError: deep")
