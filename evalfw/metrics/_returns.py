@@ -42,9 +42,9 @@ def _short(value: Any) -> str:
 
 def real(value: Any) -> float:
     """A finite real number (a Python or numpy int or float, not a bool), as float."""
-    import numpy as np
-
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    np = sys.modules.get("numpy")  # class attributes are checked before numpy is needed
+    if isinstance(value, bool) or (np is not None and isinstance(value, np.bool_)) \
+            or not isinstance(value, numbers.Real):
         raise Refused(f"{_kind(value)}, not a real number")
     try:
         out = float(value)
