@@ -287,3 +287,36 @@ def test_a_raising_higher_is_better_property_is_named():
     text = refused(lambda: evalfw.metric("returning", host=host_with(Direction)),
                    "higher_is_better")
     assert "RuntimeError: which way?" in text
+
+
+class NanScore(Returning):
+    """Pickled by reference: a module-level class."""
+
+    returns = {"score": math.nan}
+
+
+def test_a_metric_sent_to_a_worker_is_guarded_there_too():
+    import pickle
+
+    from evalfw.host.portable import make_portable
+
+    host = host_with(NanScore)
+    make_portable(host)
+    metric = evalfw.metric("returning", host=host)
+    # what a worker process gets: the class by reference, rebuilt from its definition there
+    # (the test class lives in this module, so the rebuilding host is this test's)
+    from evalfw.host import portable
+
+    portable._hosts[()] = host
+    try:
+        arrived = pickle.loads(pickle.dumps(metric))
+    finally:
+        del portable._hosts[()]
+    refused(lambda: arrived.score(np.ones((1, 2), dtype=np.int64)), "score")
+
+
+def test_a_plugin_name_with_control_characters_is_shown_escaped():
+    from evalfw.host.registry import PluginInfo
+
+    assert PluginInfo("evil\u202eplugin", "entrypoint", "dist\n", "1").provider == \
+        "plugin 'evil\\u202eplugin' (dist\\n 1)"
