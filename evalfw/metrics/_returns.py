@@ -13,6 +13,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from evalfw.limits import MAX_RECORD_DEPTH, MAX_STATISTICS_COLUMNS
+from evalfw.metrics.base import STATISTICS_DTYPES
 
 
 class Refused(Exception):
@@ -73,7 +74,7 @@ def statistics(value: Any, segments: int) -> Any:
         raise Refused(f"{_kind(value)}; statistics must be a numpy array")
     if value.ndim != 2:
         raise Refused(f"{_kind(value)}; statistics must be 2-dimensional (one row per segment)")
-    if value.dtype.name not in ("int64", "float64"):
+    if value.dtype.name not in STATISTICS_DTYPES:
         raise Refused(f"{_kind(value)}; statistics must be int64 or float64")
     rows, columns = value.shape
     if rows != segments:
