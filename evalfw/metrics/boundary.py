@@ -192,6 +192,17 @@ def _first_failing(metric: Metric, function: Callable[..., Any], args: tuple[Any
     return None
 
 
+def statistics_problem(value: Any, segments: int | None) -> str | None:
+    """Why ``value`` is not rows a metric may return for ``segments`` segments (any number
+    when None), or None: what a statistics cache entry is checked by."""
+    rows = getattr(value, "shape", (0,))[:1] or (0,)
+    try:
+        returns.statistics(value, rows[0] if segments is None else segments)
+    except returns.Refused as found:
+        return found.reason
+    return None
+
+
 def _lengths(metric: Metric, value: Any, statistics: Any) -> SegmentLengths | None:
     if value is None:
         return None
@@ -278,4 +289,4 @@ def build(entry: Any, options: Mapping[str, Any] | None, host: Components,
 
 
 __all__ = ["build", "call", "check_class", "Checked", "checked", "guard", "Origin", "provider",
-           "raised", "refused", "BoundaryError", "who"]
+           "raised", "refused", "BoundaryError", "statistics_problem", "who"]

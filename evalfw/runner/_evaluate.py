@@ -275,7 +275,7 @@ def _cached(store: stats_cache.StatsCache | None, jobs: list[tuple[int, Hashable
     keys = {job: key(job) for job in jobs}
     hits = {}
     for job, key in keys.items():
-        found = store.load(key, by_key[job[1]])
+        found = store.load(key, by_key[job[1]], len(inputs.references[0].lines))
         if found is not None:
             hits[job] = found
     store.hits += len(hits)
