@@ -57,7 +57,13 @@ def execute(args: argparse.Namespace) -> int:
         from evalfw.records.select import select
 
         record = select(record, args.test_set, args.metric)
-    write(render(host_for(args), args.format, record, args.width))
+    from evalfw.runner.recorded import judged
+
+    host = host_for(args)
+    record, notes = judged(record, host)  # marks follow the installed metric, not the record
+    for note in notes:
+        sys.stderr.write(f"evalfw: warning: {stored.path}: {note}\n")
+    write(render(host, args.format, record, args.width))
     return 0
 
 

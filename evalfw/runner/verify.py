@@ -29,7 +29,7 @@ from evalfw.errors import EvalfwError, InputError, PowerWarning, RecordError
 from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
-from evalfw.runner.compare import describe_changes
+from evalfw.runner.recorded import describe_changes
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost

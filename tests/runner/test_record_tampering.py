@@ -149,3 +149,18 @@ def test_an_edited_record_is_refused_by_compare_and_fails_verify(runs, capsys, n
     assert main(["verify", str(edited), "--data-root", str(edited.parents[3])]) == 1
     out = capsys.readouterr().out
     assert "NOT verified" in out and named in out, out
+
+
+def test_show_judges_by_the_installed_metric_and_warns(runs, capsys):
+    from evalfw.host.host import PluginHost
+    from evalfw.records.load import load_record
+    from evalfw.runner.recorded import judged
+
+    a, _ = runs
+    edit(a, _flip)
+    record, notes = judged(load_record(a), PluginHost.create(autoload=False))
+    assert entry(record, "ter")["higher_is_better"] is False  # as TER is
+    assert len(notes) == 1 and "metric 'ter'" in notes[0]
+    assert main(["show", str(a)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("evalfw: warning: ") and "higher_is_better True" in err
