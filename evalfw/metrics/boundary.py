@@ -63,8 +63,10 @@ def who(metric: Any, method: str) -> str:
     """``<plugin>: metric '<name>' (<module>.<class>).<method>``."""
     cls = _class(metric)
     name = getattr(cls, "name", "?")
-    return (f"{provider(metric)}: metric '{name}' ({cls.__module__}.{cls.__qualname__})"
-            f".{method}")
+    # a plugin file's module has a made-up name: the provider names its file already
+    where = cls.__qualname__ if cls.__module__.startswith("evalfw_local_plugin_") \
+        else f"{cls.__module__}.{cls.__qualname__}"
+    return f"{provider(metric)}: metric '{name}' ({where}).{method}"
 
 
 def _one_line(exc: BaseException) -> str:
