@@ -177,7 +177,7 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                     out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", metric,
                                               method, n, seed, "default")
                 comps.append(out.comparisons[0])
-                where.append((ts["name"], m, system, scale, metric.higher_is_better))
+                where.append((ts["name"], m, system, scale, bool(metric.higher_is_better)))
     if not comps:
         raise EvalfwError("the runs have no system in common (systems are matched by name): "
                           + "; ".join(result.unmatched))

@@ -80,7 +80,7 @@ def recorded_metric(host: PluginHost, run: StoredRun, test_set: str, label: str)
                           "record was edited or damaged")
     metric = metric_from_record(host, definition, where)
     problems = [f"{key} {entry.get(key)!r} -> {now!r}" for key, now in (
-        ("metric", metric.name), ("higher_is_better", metric.higher_is_better))
+        ("metric", metric.name), ("higher_is_better", bool(metric.higher_is_better)))
         if entry.get(key) != now or type(entry.get(key)) is not type(now)]
     if metric.score_scale is not None and "score_scale" in entry \
             and entry["score_scale"] != metric.score_scale:
