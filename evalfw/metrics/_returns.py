@@ -85,6 +85,8 @@ def statistics(value: Any, segments: int) -> Any:
         row = _first_bad_row(value)
         if row is not None:
             raise Refused("NaN or infinity", row)
+    if not value.dtype.isnative:  # the same numbers, in the byte order a record stores
+        return value.astype(value.dtype.newbyteorder("="))
     return value
 
 

@@ -128,6 +128,12 @@ def test_finite_int64_or_float64_rows_pass_unchanged(value):
     assert statistics_of(metric_returning("segment_statistics", value)) is value
 
 
+def test_rows_in_the_other_byte_order_enter_as_native_rows():
+    rows = np.arange(n * 2, dtype=">i8").reshape(n, 2)
+    got = statistics_of(metric_returning("segment_statistics", rows))
+    assert got.dtype.isnative and got.dtype.name == "int64" and (got == rows).all()
+
+
 def test_the_first_non_finite_segment_is_named():
     text = refused(lambda: statistics_of(metric_returning("segment_statistics",
                                                           _poisoned(2, 1, math.nan))),
