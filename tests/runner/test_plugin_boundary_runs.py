@@ -163,3 +163,15 @@ def test_check_options_that_raises_names_the_plugin(tmp_path, capsys):
         "    def check_options(cls, options, host, checker):\n"
         "        raise RecursionError('deep')\n\n    def segment_statistics"), "utf-8")
     run_fails(tmp_path, capsys, "Odd).check_options raised RecursionError: deep")
+
+
+def test_a_refusal_on_a_dask_worker_names_the_plugin_as_the_client_knows_it(tmp_path, capsys):
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    project(tmp_path, statistics="rows = rows.astype(float); rows[2, 1] = np.nan")
+    status = main(["run", str(tmp_path / "pb.yaml"), "--quiet", "--executor", "dask"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]  # the worker's own log before it
+    assert status == 2
+    assert err.startswith("evalfw: error: plugin 'oddplugin' (") and \
+        "--disable-plugin oddplugin" in err, err
+    assert "Odd).segment_statistics returned NaN or infinity (first at segment 3)" in err
+    assert not (tmp_path / "runs" / "pb").exists() or not any((tmp_path / "runs" / "pb").iterdir())
