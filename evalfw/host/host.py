@@ -129,8 +129,8 @@ class PluginHost:
         self.plugins.append(info)
         self._registries = {}
 
-    def _broken(self, info: PluginInfo, exc: BaseException) -> None:
-        err = f"{type(exc).__name__}: {exc}"
+    def _broken(self, info: PluginInfo, exc: BaseException | str) -> None:
+        err = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
         broken = PluginInfo(info.name, info.source, info.distribution, info.version,
                             info.path, info.sha256, error=err)
         self.broken.append(broken)
@@ -206,7 +206,12 @@ class PluginHost:
                 ) from exc
             for cls in classes:
                 _check_component(cls, base, info, hook_name)
-                reg.add(ComponentEntry(cls, info))
+                problem = _component_problem(cls, base, info)
+                if problem is None:
+                    reg.add(ComponentEntry(cls, info))
+                else:  # skipped as a plugin that fails to load: named where it is wanted
+                    self._broken(info, problem)
+                    reg.note_broken(self.broken[-1])
         return reg
 
     def components_of(self, plugin_name: str) -> dict[str, list[str]]:
@@ -258,21 +263,29 @@ def _check_component(cls: Any, base: type[Component], info: PluginInfo, hook: st
             f"{info.provider} returned {cls!r} from {hook}; expected a subclass of "
             f"{base.__module__}.{base.__name__}"
         )
-    what = f"{info.provider}: {base.kind.replace('_', ' ')} class {cls.__qualname__}"
     if getattr(cls, "name", None) is None:
-        raise PluginError(f"{what} has no 'name' class attribute")
+        raise PluginError(f"{info.provider}: {base.kind.replace('_', ' ')} class "
+                          f"{cls.__qualname__} has no 'name' class attribute")
+
+
+def _component_problem(cls: type[Component], base: type[Component], info: PluginInfo
+                       ) -> str | None:
+    """Why evalfw cannot use a component class a plugin registered (its name, version,
+    options schema, or for a metric its direction and scale), or None."""
     problem = name_problem(cls.name)
     if problem is None and not isinstance(getattr(cls, "version", None), (str, property)):
         problem = f"its version is {cls.version!r}, not a string"
     if problem is None and info.source != "builtin":  # the built-ins' are checked by tests
         found = schema_problem(getattr(cls, "options_schema", None))
         problem = None if found is None else f"its options_schema is invalid: {found}"
-    if problem is not None:
-        raise PluginError(f"{what}: {problem}; report this to the plugin's author")
-    if base.kind == "metric":
-        from evalfw.metrics.boundary import check_class
+    if problem is None and base.kind == "metric":
+        from evalfw.metrics.boundary import class_problem
 
-        check_class(cls, info)  # type: ignore[arg-type]
+        problem = class_problem(cls)  # type: ignore[arg-type]
+    if problem is None:
+        return None
+    return (f"{base.kind.replace('_', ' ')} class {cls.__qualname__}: {problem}; report this "
+            "to the plugin's author")
 
 
 __all__ = ["BUILTIN_PLUGINS", "ENV_DISABLE", "ENV_NO_AUTOLOAD", "PluginHost"]

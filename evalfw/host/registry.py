@@ -73,6 +73,11 @@ class ComponentRegistry:
         else:
             self._entries[name] = entry
 
+    def note_broken(self, info: PluginInfo) -> None:
+        """A plugin whose component of this kind cannot be used: named, with its error,
+        when a lookup fails."""
+        self._broken = (*self._broken, info)
+
     def names(self) -> list[str]:
         return sorted(self._entries)
 

@@ -15,7 +15,7 @@ by a :class:`Checked` call that
 
 So a value is refused where it enters, before anything is stored, and a stored version
 always verifies where it was stored. The class attributes a metric is judged by (its
-direction, scale, version) are checked when the plugin registers (:func:`check_class`) and
+direction, scale, version) are checked when the plugin registers (:func:`class_problem`) and
 again on the instance, whose properties may compute them.
 """
 
@@ -253,13 +253,18 @@ ATTRIBUTES: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def check_class(cls: type[Metric], plugin: Any) -> None:
-    """Refuse a metric class whose attributes are not what evalfw judges numbers by (a
+def class_problem(cls: type[Metric]) -> str | None:
+    """Why a metric class's attributes are not what evalfw judges numbers by, or None (a
     property is read on each instance, by :func:`guard`)."""
     for attribute, check in ATTRIBUTES.items():
         value = getattr(cls, attribute, None)
-        if not isinstance(value, property):
-            checked(Origin(cls, plugin), attribute, value, check)
+        if isinstance(value, property):
+            continue
+        try:
+            check(value)
+        except returns.Refused as found:
+            return f"{attribute} is {found.reason}"
+    return None
 
 
 def guard(metric: Metric) -> Metric:
@@ -290,5 +295,5 @@ def build(entry: Any, options: Mapping[str, Any] | None, host: Components,
     return guard(metric)
 
 
-__all__ = ["build", "call", "check_class", "Checked", "checked", "guard", "Origin", "provider",
+__all__ = ["build", "call", "class_problem", "Checked", "checked", "guard", "Origin", "provider",
            "raised", "refused", "BoundaryError", "statistics_problem", "who"]

@@ -10,7 +10,7 @@ import types
 import pytest
 
 import evalfw
-from evalfw.errors import PluginError
+from evalfw.errors import UnknownComponentError
 from evalfw.host.host import PluginHost
 from evalfw.plugin import hookimpl
 from evalfw.plugin.choices import schema_problem
@@ -75,19 +75,24 @@ class Named(evalfw.Metric):
     ({"name": "n" * 129}, "is not 1 to 128"),
     ({"version": None}, "its version is None"),
     ({"version": 2}, "its version is 2"),
-    ({"higher_is_better": "no"}, "higher_is_better returned str 'no'"),
-    ({"higher_is_better": None}, "higher_is_better returned NoneType None"),
-    ({"score_scale": 0}, "score_scale returned 0.0, not a positive number"),
-    ({"score_scale": float("nan")}, "score_scale returned nan"),
+    ({"higher_is_better": "no"}, "higher_is_better is str 'no', not True or False"),
+    ({"higher_is_better": None}, "higher_is_better is NoneType None"),
+    ({"score_scale": 0}, "score_scale is 0.0, not a positive number"),
+    ({"score_scale": float("nan")}, "score_scale is nan"),
     ({"options_schema": {"type": "object", "properties": {"x": {"type": 5}}}},
      "options_schema is invalid"),
 ])
 def test_a_metric_class_is_checked_when_its_plugin_registers(attributes, said):
+    # refused like a plugin that fails to load: other metrics keep working, and using this
+    # one names the plugin and why
     module = types.ModuleType("oddplugin")
-    cls = type("Odd", (Named,), attributes)
+    cls = type("Odd", (Named,), {"name": "odd", **attributes})
     module.evalfw_register_metrics = hookimpl(lambda: [cls])
     host = PluginHost.create(autoload=False, extra_plugins=[module])
-    with pytest.raises(PluginError) as err:
-        host.registry("metric")
-    assert "plugin 'oddplugin'" in str(err.value) and said in str(err.value)
-    assert "\n" not in str(err.value)
+    assert "bleu" in host.registry("metric") and cls not in [e.cls for e in
+                                                              host.registry("metric")]
+    assert any(b.name == "oddplugin" and said in b.error for b in host.broken)
+    with pytest.raises(UnknownComponentError) as err:
+        host.registry("metric").entry("odd")
+    assert "note: plugin 'oddplugin' failed to load: metric class Odd: " in str(err.value)
+    assert said in str(err.value) and "\n" not in str(err.value)

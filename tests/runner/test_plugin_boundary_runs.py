@@ -128,7 +128,7 @@ def test_debug_keeps_the_traceback(tmp_path):
 
 @pytest.mark.parametrize("plugin, said", [
     ({"version": "None"}, "its version is None, not a string"),
-    ({"higher": "'no'"}, "higher_is_better returned str 'no', not True or False"),
+    ({"higher": "'no'"}, "higher_is_better is str 'no', not True or False"),
     ({"name": "odd\nTER = 0.00"}, "its name 'odd\\nTER = 0.00' is not 1 to 128 letters"),
     ({"name": "odd\u202e"}, "its name 'odd\\u202e' is not 1 to 128 letters"),
     ({"schema": "{'type': 'object', 'properties': {'x': {'type': 'wobbly'}}}"},
