@@ -96,3 +96,15 @@ def test_a_metric_class_is_checked_when_its_plugin_registers(attributes, said):
         host.registry("metric").entry("odd")
     assert "note: plugin 'oddplugin' failed to load: metric class Odd: " in str(err.value)
     assert said in str(err.value) and "\n" not in str(err.value)
+
+
+def test_evalfw_plugins_lists_a_refused_class_as_an_error_of_its_plugin():
+    from evalfw.cli.cmd_plugins import describe
+
+    module = types.ModuleType("oddplugin")
+    cls = type("Odd", (Named,), {"name": "odd", "version": 3})
+    module.evalfw_register_metrics = hookimpl(lambda: [cls])
+    host = PluginHost.create(autoload=False, extra_plugins=[module])
+    rows = [r for r in describe(host, include_builtin=False) if r["name"] == "oddplugin"]
+    assert len(rows) == 1 and rows[0]["status"] == "error"
+    assert "metric class Odd: its version is 3, not a string" in rows[0]["error"]
