@@ -142,6 +142,9 @@ def execute(args: argparse.Namespace) -> int:
     else:
         systems = [_read_stdin(True)]
     check_same_length([*refs, *systems])
+    from evalfw.metrics.segment_limit import check_segment_lengths
+
+    check_segment_lengths([*refs, *systems], metrics)
     for f in [*refs, *systems]:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")
@@ -226,7 +229,7 @@ def _contexts(args: argparse.Namespace, systems: list[Any], segments: int) -> li
 
 def _read_stdin(tokenized: bool) -> Any:
     from evalfw.errors import InputError
-    from evalfw.io.text import parse_segments, read_stream
+    from evalfw.io.text import stream_segments
 
     if sys.stdin is None or sys.stdin.closed:
         raise InputError("no -i/--input files given and standard input is closed; pass "
@@ -234,8 +237,7 @@ def _read_stdin(tokenized: bool) -> Any:
     if sys.stdin.isatty():
         raise InputError("no -i/--input files given and standard input is a terminal; "
                          "pass hypothesis files with -i or pipe them in")
-    return parse_segments(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>",
-                          check_tokenized=tokenized)
+    return stream_segments(sys.stdin.buffer, "<stdin>", check_tokenized=tokenized)
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any]],

@@ -22,6 +22,7 @@ from evalfw.errors import ConfigError, InputError
 from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
+from evalfw.metrics.segment_limit import check_segment_lengths
 from evalfw.runner import cache as stats_cache
 from evalfw.runner._jobs import TestSetWork, check_alike, run_jobs
 
@@ -179,6 +180,7 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     """Read the inputs, record the specs and hand the statistics jobs to ``executor``."""
     inputs = _read_test_set(ts, ev)
     refs, systems = inputs.references, inputs.systems
+    check_segment_lengths([*refs, *systems], metrics.values())
     nrefs = len(refs)
     by_key: dict[Hashable, Metric] = {}
     for config in cfg.metrics:
