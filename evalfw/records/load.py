@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,6 +164,32 @@ def load_segments(version_dir: Path, record: dict[str, Any]) -> dict[str, np.nda
     return read_segments(data, record, str(path))
 
 
+def files_problem(version_dir: Path, record: Mapping[str, Any]) -> str | None:
+    """Why a version's files do not match its record (its segments file missing, not a
+    regular file, beyond the size limit, or with another sha256), or None. The file is read
+    in blocks, so any size costs one block of memory."""
+    import stat
+
+    path = version_dir / SEGMENTS_FILE
+    try:
+        facts = os.stat(path)  # before opening: opening a FIFO would wait for a writer
+        if not stat.S_ISREG(facts.st_mode):
+            return f"{SEGMENTS_FILE} is not a regular file"
+        if facts.st_size > max_segments_bytes():
+            return f"{SEGMENTS_FILE} is larger than EVALFW_MAX_SEGMENTS_BYTES"
+        with open(path, "rb") as fh:
+            digest = hashlib.sha256()
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except FileNotFoundError:
+        return f"{SEGMENTS_FILE} is missing"
+    except OSError as exc:
+        return f"{SEGMENTS_FILE} cannot be read ({exc.strerror or exc})"
+    if digest.hexdigest() != record["segments"]["sha256"]:
+        return f"{SEGMENTS_FILE} does not match the record (another sha256)"
+    return None
+
+
 def headline(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Per test set, the best system by the first metric's first level, in the metric's
     direction (for listings)."""
@@ -209,6 +236,9 @@ def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, A
                     continue  # removed since the listing (pruned by another process)
                 entry["error"] = str(exc)
             else:
+                problem = files_problem(path, record)
+                if problem is not None:
+                    entry["damaged"] = problem
                 entry.update(created=record["created"],
                              config_sha256=record["config"]["resolved_sha256"],
                              inputs_sha256=inputs_sha256(record),
@@ -219,6 +249,6 @@ def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, A
 
 
 __all__ = [
-    "DEFAULT_RUNS_DIR", "experiments", "headline", "inputs_sha256", "list_runs", "load_record",
+    "DEFAULT_RUNS_DIR", "experiments", "files_problem", "headline", "inputs_sha256", "list_runs", "load_record",
     "load_segments", "open_run", "resolve_run", "StoredRun", "versions",
 ]
