@@ -12,7 +12,7 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -218,9 +218,14 @@ def inputs_sha256(record: Mapping[str, Any]) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, Any]]:
+def list_runs(runs_dir: Path, experiment: str | None = None,
+              judge: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+              ) -> list[dict[str, Any]]:
     """Summaries of every complete version (of ``experiment``, or of all), oldest first.
-    A version whose record cannot be read is listed with its error instead of hiding it."""
+    A version whose record cannot be read is listed with its error instead of hiding it.
+    ``judge`` gives a record its metrics' directions as the installed metrics have them, so
+    the headline's best system is not the record's to choose (the CLI passes the rebuilt
+    metrics' view; without it the record's own entries are used)."""
     if experiment is not None and not (runs_dir / experiment).is_dir():
         raise RecordError(f"no experiment '{experiment}' in {runs_dir}"
                           f"{suggest(experiment, experiments(runs_dir))}; `evalfw runs` lists them")
@@ -243,7 +248,7 @@ def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, A
                              config_sha256=record["config"]["resolved_sha256"],
                              inputs_sha256=inputs_sha256(record),
                              test_sets=[t["name"] for t in record["test_sets"]],
-                             headline=headline(record))
+                             headline=headline(judge(record) if judge else record))
             out.append(entry)
     return out
 
