@@ -92,8 +92,22 @@ def _json_number(text: str) -> float | str:
     return value if math.isfinite(value) else text
 
 
+class _DuplicateKey(ValueError):
+    """A JSON object that names a key twice (json keeps the last value silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 #: one decoder for every line (``json.loads`` with hooks builds a decoder per call)
-_DECODER = json.JSONDecoder(parse_int=_json_number, parse_constant=_json_number)
+_DECODER = json.JSONDecoder(parse_int=_json_number, parse_constant=_json_number,
+                            object_pairs_hook=_unique_keys)
 
 
 def _json(text: str, shown: str, line: int) -> Any:
@@ -101,6 +115,9 @@ def _json(text: str, shown: str, line: int) -> Any:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{shown}:{line}: not a JSON object ({exc.msg})") from None
+    except _DuplicateKey as exc:
+        raise InputError(f"{shown}:{line}: the key {exc.args[0]!r} appears more than once in "
+                         "this line's object; which value holds the score is ambiguous") from None
     except RecursionError:  # the parser recurses once per level of nesting
         raise InputError(f"{shown}:{line}: JSON nested too deeply; a score line is one flat "
                          "object") from None
@@ -146,6 +163,11 @@ def _tsv(blocks: Iterator[tuple[int, list[str]]], column: str, shown: str) -> It
             if column not in head:
                 raise InputError(f"{shown}:1: no column {column!r} in the header; its columns "
                                  f"are: {', '.join(head) or 'none'}")
+            if head.count(column) > 1:
+                places = ", ".join(str(j + 1) for j, name in enumerate(head) if name == column)
+                raise InputError(f"{shown}:1: the header names column {column!r} more than "
+                                 f"once (fields {places}); which one holds the scores is "
+                                 "ambiguous: rename the others")
             k = head.index(column)
             first, lines = first + 1, lines[1:]
         rows = [row.split("\t") for row in lines]

@@ -173,7 +173,11 @@ def test_command_line(project, capsys) -> None:
                  "--scores", "scores/Medium.txt"]) == 2
     assert "one score file per -i system" in capsys.readouterr().err
     assert main(["score", "-r", refs, "-i", sys_a, "-m", "segment-scores"]) == 2
-    assert "no scores 'scores'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "-m segment-scores reads precomputed scores" in err and "--scores FILE" in err
+    assert "test set ''" not in err and "segment_scores" not in err  # no config advice
+    assert main(["score", "-r", refs, "-i", sys_a, "--scores", "scores/Medium.txt"]) == 2
+    assert "--scores is read by -m segment-scores only" in capsys.readouterr().err
 
 
 def test_statistics_are_checked() -> None:
