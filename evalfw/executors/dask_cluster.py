@@ -31,7 +31,7 @@ import math
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from evalfw.errors import ConfigError
@@ -192,8 +192,32 @@ class DaskExecutor(Executor):
                 f"nothing was stored; start some (`dask worker {self._address or 'ADDRESS'} "
                 "--nthreads 1`) or raise executor.worker_timeout") from None
 
+    def _wait_for_resources(self, resources: Mapping[str, float]) -> None:
+        """Return once a worker has ``resources``; a one-line error after ``worker_timeout``
+        (tasks nobody can run would wait for ever)."""
+        timeout = float(self.options["worker_timeout"])
+        deadline = time.monotonic() + timeout
+        while True:
+            workers = self._client.scheduler_info(n_workers=-1).get("workers", {})
+            if any(all(w.get("resources", {}).get(k, 0) >= v for k, v in resources.items())
+                   for w in workers.values()):
+                return
+            if time.monotonic() >= deadline:
+                wanted = " ".join(f"{k}={v:g}" for k, v in resources.items())
+                raise ClusterError(
+                    f"no worker of {self.where} has the resources {wanted} that a metric needs "
+                    f"(none joined within {timeout:g} s); nothing was stored; start one "
+                    f"(`dask worker {self._address or 'ADDRESS'} --resources \"{wanted}\"`) or "
+                    "raise executor.worker_timeout")
+            time.sleep(0.1)
+
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        return self.map_on({}, task, items, context, done)
+
+    def map_on(self, resources: Mapping[str, float], task: Callable[[Any, Item], Result],
+               items: Sequence[Item], context: Any,
+               done: Callable[[int], None] | None = None) -> Iterator[Result]:
         if not items:
             return iter(())
         import pickle
@@ -201,14 +225,18 @@ class DaskExecutor(Executor):
         import dask
 
         self.start()
+        if resources:
+            self._wait_for_resources(resources)
         client = self._client
         payload = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
         # the payload is in the graph on purpose (see the module docstring): no warning
         with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1 PiB"}):
             shared = client.submit(_unpickled, payload, pure=False,
                                    key=f"evalfw-work-{uuid.uuid4().hex}")
+        # the shared work goes anywhere; with resources, the jobs only to workers that have
+        # them (the scheduler holds them until such a worker joins)
         futures = client.map(_call, [task] * len(items), [shared] * len(items), list(items),
-                             pure=False)
+                             pure=False, resources=dict(resources) or None)
         self._pending.update(futures)
         return self._results(futures, shared, done)
 

@@ -23,7 +23,7 @@ from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
 from evalfw.runner import cache as stats_cache
-from evalfw.runner._jobs import TestSetWork, run_jobs
+from evalfw.runner._jobs import TestSetWork, resources_of, run_jobs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -189,6 +189,7 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
             "test_set": ts.name, "metric": config.name, "nrefs": nrefs,
             "definition": metric.definition(), "signature": metric.signature(nrefs),
             "sacrebleu_signature": metric.foreign_signature(nrefs),
+            **({"resources": needs} if (needs := resources_of(metric)) else {}),
         })
     jobs = [(s, key) for s in range(len(systems)) for key in by_key]
     keys, hits = _cached(store, jobs, by_key, inputs)

@@ -11,12 +11,13 @@ any run with the same references (:func:`prepared_references`).
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from evalfw.errors import InputError
+from evalfw.errors import InputError, PluginError
 from evalfw.metrics.base import SegmentContext
 
 if TYPE_CHECKING:
@@ -137,6 +138,25 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
     return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)), shard)
 
 
+def resources_of(metric: Metric) -> dict[str, float]:
+    """``metric.resources``, checked: names and positive finite amounts (a plugin's value)."""
+    found = getattr(metric, "resources", None) or {}
+    ok = isinstance(found, Mapping) and all(
+        isinstance(k, str) and k and isinstance(v, (int, float)) and not isinstance(v, bool)
+        and 0 < v < math.inf for k, v in found.items())
+    if not ok:
+        raise PluginError(f"metric '{metric.name}' declares resources {found!r}; expected a "
+                          "mapping of resource names to positive numbers, such as {'GPU': 1}")
+    return {k: float(v) for k, v in sorted(found.items())}
+
+
+def batch_job(work: TestSetWork, batch: tuple[tuple[int, ...], Hashable]) -> list[np.ndarray]:
+    """The statistics of several systems under one key, in one task (a metric that needs
+    worker resources: its model is loaded once for all of them)."""
+    systems, key = batch
+    return [statistics_job(work, (s, key)) for s in systems]
+
+
 def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
              segments: int, done: Callable[[int], None] | None = None,
              name: Callable[[tuple[Any, ...]], str] = str) -> Iterator[np.ndarray]:
@@ -144,7 +164,62 @@ def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSet
     eagerly). An executor with a ``shard_segments`` size splits a job over more segments into
     shards whose rows are concatenated (a row is one segment's: the same array). ``done(i)``
     as soon as job ``i`` finished (all its shards), in any order. A worker lost while
-    computing a job fails naming it: ``name(job)``, and the segments of a shard."""
+    computing a job fails naming it: ``name(job)``, and the segments of a shard. On a cluster,
+    the jobs of a metric that declares resources run as one batch per statistics key, on
+    workers that have them (:meth:`~evalfw.executors.base.Executor.map_on`)."""
+    placed = {key: resources_of(work.metrics[key]) for key in dict.fromkeys(k for _, k in jobs)}
+    if not executor.remote or not any(placed.values()):
+        return _sharded(executor, jobs, work, segments, done, name)
+    index = {job: i for i, job in enumerate(jobs)}
+    plain = [job for job in jobs if not placed[job[1]]]
+    batches: dict[Hashable, list[int]] = {}
+    for job in jobs:
+        if placed[job[1]]:
+            batches.setdefault(job[1], []).append(job[0])
+    items = [(tuple(systems), key) for key, systems in batches.items()]
+
+    def tick(jobs_done: list[tuple[int, Hashable]]) -> None:
+        for job in jobs_done:
+            if done is not None:
+                done(index[job])
+
+    def batch_name(batch: tuple[Any, ...]) -> str:
+        return f"{name((batch[0][0], batch[1]))} and the other systems of its batch"
+
+    ran: dict[tuple[tuple[str, float], ...], list[tuple[tuple[int, ...], Hashable]]] = {}
+    for item in items:  # one map per set of resources
+        ran.setdefault(tuple(placed[item[1]].items()), []).append(item)
+    batched = {group: _named(executor.map_on(dict(group), batch_job, group_items, work,
+                                             lambda b, g=group_items: tick(
+                                                 [(s, g[b][1]) for s in g[b][0]])),
+                             group_items, batch_name)
+               for group, group_items in ran.items()}
+    rest = _sharded(executor, plain, work, segments,
+                    lambda i: tick([plain[i]]), name) if plain else iter(())
+    return _merged(jobs, placed, rest, batched, ran)
+
+
+def _merged(jobs: list[tuple[int, Hashable]], placed: dict[Hashable, dict[str, float]],
+            rest: Iterator[np.ndarray], batched: dict[Any, Iterator[list[np.ndarray]]],
+            ran: dict[Any, list[tuple[tuple[int, ...], Hashable]]]) -> Iterator[np.ndarray]:
+    """The plain jobs' and the batches' results, in job order."""
+    got: dict[tuple[int, Hashable], np.ndarray] = {}
+    pending = {group: list(items) for group, items in ran.items()}
+    for job in jobs:
+        group = tuple(placed[job[1]].items())
+        if not group:
+            yield next(rest)
+            continue
+        while job not in got:
+            systems, key = pending[group].pop(0)
+            got.update(zip([(s, key) for s in systems], next(batched[group])))
+        yield got.pop(job)
+
+
+def _sharded(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
+             segments: int, done: Callable[[int], None] | None,
+             name: Callable[[tuple[Any, ...]], str]) -> Iterator[np.ndarray]:
+    """The jobs on ``executor.map``, in shards of ``shard_segments`` where it has a size."""
     size = int(getattr(executor, "shard_segments", 0) or 0)
     if not size or segments <= size:
         return _named(executor.map(statistics_job, jobs, work, done), jobs, name)
@@ -182,4 +257,5 @@ def _joined(results: Iterator[np.ndarray], jobs: int, shards: int) -> Iterator[n
         yield np.concatenate([next(results) for _ in range(shards)], axis=0)
 
 
-__all__ = ["prepared_references", "read_shared", "run_jobs", "statistics_job", "TestSetWork"]
+__all__ = ["batch_job", "prepared_references", "read_shared", "resources_of", "run_jobs",
+           "statistics_job", "TestSetWork"]
