@@ -1,6 +1,6 @@
 """What the console entry point does once its start-up Ctrl-C handler is in place: the
-process-wide choices a library must not make for its users (the OpenBLAS thread count), the
-command's modules and numpy loaded under that handler, then Python's handler back and SIGTERM
+command's modules and numpy loaded under that handler (with one OpenBLAS thread, a choice a
+library must not make for its users), then Python's handler back and SIGTERM
 and SIGHUP turned into exceptions while the command runs (see :mod:`evalfw.cli.entry`)."""
 
 from __future__ import annotations
@@ -20,23 +20,33 @@ def _will_compute(argv: list[str]) -> bool:
     return bool(argv) and not {"-h", "--help", "--version"} & set(argv)
 
 
+def _import_numpy() -> None:
+    """numpy, loaded here (under the start-up handler). Its OpenBLAS starts a busy-waiting
+    thread per core on import: about 0.1 CPU-second per process for nothing, since evalfw's
+    matrix products are small (:mod:`evalfw.executors.blas`). OpenBLAS reads its thread count
+    from the environment once, when it loads: one thread is asked for then, unless the user
+    chose a count, and the environment is as it was right after, so programs this process
+    starts see the user's."""
+    if "numpy" in sys.modules or {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"} & set(os.environ):
+        import numpy  # noqa: F401
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
 def start(restore: bool) -> None:
     """Run the command line and exit with its status; ``restore``: the start-up handler is
     installed and Python's own SIGINT handler comes back once the modules are loaded."""
     import _signal as signal
 
     try:
-        # numpy's OpenBLAS starts a busy-waiting thread per core on import: about 0.1 CPU-second
-        # per process for nothing, since evalfw's matrix products are small. The command line
-        # asks for one thread unless numpy is loaded already or the user chose a count; the
-        # library (``import evalfw``) leaves the user's environment alone.
-        if "numpy" not in sys.modules and not {"OPENBLAS_NUM_THREADS",
-                                                "OMP_NUM_THREADS"} & set(os.environ):
-            os.environ["OPENBLAS_NUM_THREADS"] = "1"
         from evalfw.cli.main import main as run
 
         if _will_compute(sys.argv[1:]):
-            import numpy  # noqa: F401  (loaded here, under the start-up handler)
+            _import_numpy()
         if restore:
             signal.signal(signal.SIGINT, signal.default_int_handler)
         for signum in [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]:

@@ -69,6 +69,11 @@ class Executor(Component):
         ``{"GPU": 1}``). An executor without such workers (this machine) runs it as ``map``."""
         return self.map(task, items, context, done)
 
+    def plan(self, seconds: float) -> str | None:
+        """Told, before scoring, about how many CPU seconds the run would take serially; a
+        sentence for the terminal when that chooses something (``auto``). Default: None."""
+        return None
+
     def describe(self) -> dict[str, Any]:
         """What the record says about this executor (name, options, size)."""
         return {"name": self.name, **dict(self.options)}

@@ -47,7 +47,10 @@ CHECK_EVERY = 1.0
 
 
 def _call(task: Callable[[Any, Any], Any], context: Any, item: Any) -> Any:
-    return task(context, item)
+    from evalfw.executors.blas import one_blas_thread
+
+    with one_blas_thread():  # the worker's other threads are tasks too
+        return task(context, item)
 
 
 def _unpickled(payload: bytes) -> Any:
