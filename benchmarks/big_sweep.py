@@ -92,6 +92,16 @@ def external_cluster(workers: int) -> tuple[str, list[subprocess.Popen[bytes]]]:
     address = f"tcp://127.0.0.1:{port}"
     procs = [_spawn("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
                     str(port), "--no-dashboard", "--idle-timeout", "600")]
+    deadline = time.monotonic() + 60
+    while True:  # the scheduler listens before the workers are started
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                stop(procs)
+                raise SystemExit("the Dask scheduler did not start within 60 s")
+            time.sleep(0.2)
     procs += [_spawn("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
                      "--no-dashboard", "--host", "127.0.0.1", "--death-timeout", "60")
               for _ in range(workers)]
@@ -121,6 +131,8 @@ def executor_of(kind: str, workers: int) -> tuple[Any, list[subprocess.Popen[byt
         return host.component("executor", "dask", {"workers": workers}), []
     address, procs = external_cluster(workers)
     executor = host.component("executor", "dask", {"address": address, "worker_timeout": 60})
+    executor.start()
+    executor._client.wait_for_workers(workers, timeout=60)  # every worker, not just one
     return executor, procs
 
 

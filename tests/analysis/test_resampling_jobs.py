@@ -87,3 +87,23 @@ def test_job_rows_keep_every_thread_busy_within_a_local_block() -> None:
     assert _blocks.job_rows(2037, 1000, 2, multiple=32) == 128
     assert _blocks.job_rows(100_000, 10_000, 1) == rs.block_rows(100_000)
     assert _blocks.job_rows(2037, 1000, 100) == _blocks.MIN_JOB_ROWS  # not 3-row tasks
+
+
+def test_skipping_masks_leaves_pcg64_where_drawing_them_does() -> None:
+    # random lengths (partial 32-bit buffers, odd and even numbers of 32-bit draws) after
+    # draws that leave a kept 32-bit half or none: the same state, to the bit, and the same
+    # draws after it
+    from evalfw.analysis._blocks import skip_bools
+
+    pick = np.random.default_rng(2026)
+    for _ in range(400):
+        seed = int(pick.integers(1 << 31))
+        drawn, skipped = np.random.default_rng(seed), np.random.default_rng(seed)
+        for rng in (drawn, skipped):
+            rng.integers(1 << 32, size=seed % 3, dtype=np.uint32)
+        for count in pick.choice([0, 1, 31, 32, 33, 64, 65, 96, 4000, 64000, 64031], 3):
+            drawn.integers(2, size=int(count), dtype=bool)
+            skip_bools(skipped.bit_generator, int(count))
+            assert skipped.bit_generator.state == drawn.bit_generator.state
+        assert np.array_equal(skipped.integers(2, size=99, dtype=bool),
+                              drawn.integers(2, size=99, dtype=bool))
