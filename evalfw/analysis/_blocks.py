@@ -61,10 +61,21 @@ def draw_mask(rng: np.random.Generator, segments: int, rows: int) -> np.ndarray:
 
 
 def job_rows(segments: int, n: int, parallelism: int, multiple: int = 1) -> int:
-    """Rows per job: enough jobs to keep every thread busy, never more than a local block."""
+    """Rows per job: enough jobs to keep every thread busy, and no more (every task costs a
+    few milliseconds on a cluster); a job draws and counts its rows in local blocks
+    (:func:`in_blocks`), so its memory stays that of one."""
     want = max(MIN_JOB_ROWS, math.ceil(n / max(1, parallelism * JOBS_PER_THREAD)))
-    want = multiple * math.ceil(want / multiple)
-    return max(multiple, min(want, rs.block_rows(segments, multiple)))
+    return max(multiple, multiple * math.ceil(want / multiple))
+
+
+def in_blocks(rng: np.random.Generator, segments: int, rows: int, draw: Draw,
+              multiple: int = 1) -> Iterator[np.ndarray]:
+    """``draw(rng, segments, rows)`` in consecutive local blocks of at most
+    :func:`~evalfw.analysis.resampling.block_rows` rows: the same draws (a multiple of 32 AR
+    rows fills whole 32-bit draws, so the stream does not see where a block ends)."""
+    step = rs.block_rows(segments, multiple)
+    for start in range(0, rows, step):
+        yield draw(rng, segments, min(step, rows - start))
 
 
 def skip_bools(bits: np.random.PCG64, count: int) -> None:
@@ -102,7 +113,8 @@ def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
         if skip:
             skip_bools(rng.bit_generator, size * segments)  # type: ignore[arg-type]
         else:
-            draw(rng, segments, size)
+            for _ in in_blocks(rng, segments, size, draw):
+                pass
     return starts
 
 
@@ -174,7 +186,9 @@ class BootstrapWork:
 def bootstrap_job(work: BootstrapWork, item: tuple[dict[str, Any], int]) -> np.ndarray:
     state, rows = item
     segments = work.columns[0].segments
-    return work.scores(draw_indices(restored(work.kind, state), segments, rows))
+    rng = restored(work.kind, state)
+    return np.concatenate([work.scores(idx) for idx in in_blocks(rng, segments, rows,
+                                                                  draw_indices)], axis=0)
 
 
 def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
@@ -235,8 +249,11 @@ class ArWork:
 def ar_job(work: ArWork, item: tuple[dict[str, Any], int]) -> list[int]:
     state, rows = item
     segments = work.pairs[0][0].segments
-    mask = draw_mask(restored(work.kind, state), segments, rows)
-    return ar_block_counts(work.metric, work.pairs, work.observed, mask, work.deltas)
+    counts = [0] * len(work.pairs)
+    for mask in in_blocks(restored(work.kind, state), segments, rows, draw_mask, 32):
+        block = ar_block_counts(work.metric, work.pairs, work.observed, mask, work.deltas)
+        counts = [a + b for a, b in zip(counts, block)]
+    return counts
 
 
 def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
@@ -255,6 +272,7 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
 
 
 __all__ = [
-    "ar_block_counts", "ar_deltas", "ar_exceedances", "bootstrap_matrix", "job_rows", "Mapper",
+    "ar_block_counts", "ar_deltas", "ar_exceedances", "bootstrap_matrix", "in_blocks", "job_rows",
+    "Mapper",
     "Product", "restored", "skip_bools", "walk",
 ]

@@ -54,7 +54,8 @@ def _systems(segments: int, count: int = 3) -> list[tuple[str, rs.Columns]]:
             for i in range(count)]
 
 
-@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 300, 3), (5, 333, 8)])
+@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 300, 3), (5, 333, 8),
+                                                     (20000, 500, 1)])
 def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelism: int) -> None:
     named = _systems(segments)
     local_rng, job_rng = np.random.default_rng(11), np.random.default_rng(11)
@@ -69,7 +70,8 @@ def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelis
     assert job_rng.bit_generator.state == local_rng.bit_generator.state
 
 
-@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 700, 3), (5, 333, 8)])
+@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 700, 3), (5, 333, 8),
+                                                     (20000, 700, 1)])
 def test_ar_blocks_equal_the_local_masks(segments: int, n: int, parallelism: int) -> None:
     named = _systems(segments)
     pairs = [(named[0][1], named[1][1]), (named[0][1], named[2][1])]
@@ -82,10 +84,11 @@ def test_ar_blocks_equal_the_local_masks(segments: int, n: int, parallelism: int
     assert job_rng.bit_generator.state == local_rng.bit_generator.state
 
 
-def test_job_rows_keep_every_thread_busy_within_a_local_block() -> None:
+def test_job_rows_keep_every_thread_busy_with_few_tasks() -> None:
     assert _blocks.job_rows(2037, 1000, 2) == 125
     assert _blocks.job_rows(2037, 1000, 2, multiple=32) == 128
-    assert _blocks.job_rows(100_000, 10_000, 1) == rs.block_rows(100_000)
+    # larger than a local block: the job draws and counts it in local blocks
+    assert _blocks.job_rows(100_000, 10_000, 1) == 2500 > rs.block_rows(100_000)
     assert _blocks.job_rows(2037, 1000, 100) == _blocks.MIN_JOB_ROWS  # not 3-row tasks
 
 
