@@ -118,6 +118,15 @@ def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
     return starts
 
 
+def walk_job(kind: np.random.Generator, item: tuple[dict[str, Any], int, int, int]
+             ) -> tuple[list[tuple[dict[str, Any], int]], dict[str, Any]]:
+    """:func:`walk` of bootstrap indices as a job (on a cluster, off the client): the
+    blocks' starts and the generator's state after them all."""
+    state, segments, n, rows = item
+    rng = restored(kind, state)
+    return walk(rng, segments, n, rows, draw_indices), rng.bit_generator.state
+
+
 def _counter(starts: Sequence[tuple[Any, int]], n: int,
              progress: Callable[[int, int], None] | None) -> Callable[[int], None] | None:
     """``done`` for an executor: resamples of finished blocks, in whatever order they finish."""
@@ -196,7 +205,13 @@ def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
                      progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """:func:`evalfw.analysis._default_mode.bootstrap_matrix`, its blocks as jobs."""
     segments = columns[0].segments
-    starts = walk(rng, segments, n, job_rows(segments, n, executor.parallelism), draw_indices)
+    rows = job_rows(segments, n, executor.parallelism)
+    if getattr(executor, "remote", False):  # the walk draws every index: a worker's task
+        starts, end = next(iter(executor.map(walk_job, [(rng.bit_generator.state, segments,
+                                                          n, rows)], rng)))
+        rng.bit_generator.state = end
+    else:
+        starts = walk(rng, segments, n, rows, draw_indices)
     work = BootstrapWork(metric, list(columns), rng)
     parts = list(executor.map(bootstrap_job, starts, work, _counter(starts, n, progress)))
     return np.concatenate(parts, axis=0)
@@ -273,6 +288,6 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
 
 __all__ = [
     "ar_block_counts", "ar_deltas", "ar_exceedances", "bootstrap_matrix", "in_blocks", "job_rows",
-    "Mapper",
+    "Mapper", "walk_job",
     "Product", "restored", "skip_bools", "walk",
 ]

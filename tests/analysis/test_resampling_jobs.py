@@ -20,8 +20,9 @@ class PickledSerial:
     """A job runner that pickles every context and item, as a cluster would, and finishes
     the jobs last to first (results still come back in order)."""
 
-    def __init__(self, parallelism: int) -> None:
+    def __init__(self, parallelism: int, remote: bool = False) -> None:
         self.parallelism = parallelism
+        self.remote = remote  # a cluster: the bootstrap walk is a job too
         self.jobs = 0
 
     def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any], context: Any,
@@ -54,13 +55,15 @@ def _systems(segments: int, count: int = 3) -> list[tuple[str, rs.Columns]]:
             for i in range(count)]
 
 
-@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 300, 3), (5, 333, 8),
-                                                     (20000, 500, 1)])
-def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelism: int) -> None:
+@pytest.mark.parametrize("segments,n,parallelism,remote", [
+    (97, 1000, 2, False), (2037, 300, 3, False), (5, 333, 8, False), (20000, 500, 1, False),
+    (97, 1000, 2, True), (20000, 500, 1, True)])
+def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelism: int,
+                                               remote: bool) -> None:
     named = _systems(segments)
     local_rng, job_rng = np.random.default_rng(11), np.random.default_rng(11)
     local = dm.bootstrap_matrix(SumMetric(), named, n, local_rng)
-    runner = PickledSerial(parallelism)
+    runner = PickledSerial(parallelism, remote)
     seen: list[int] = []
     jobs = dm.bootstrap_matrix(SumMetric(), named, n, job_rng, executor=runner,
                                progress=lambda done, total: seen.append(done))
