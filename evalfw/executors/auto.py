@@ -77,6 +77,13 @@ class Auto(Executor):
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
         return self.chosen.map(task, items, context, done)
 
+    def __enter__(self) -> Auto:
+        self.chosen.__enter__()  # a pool kept between maps, as the chosen executor keeps it
+        return self
+
+    def close(self) -> None:
+        self.chosen.close()
+
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "chose": self.chosen.name,
                                "cores": self.cores}
