@@ -215,13 +215,15 @@ def parse_segments(data: bytes, shown: str, *, check_tokenized: bool = False) ->
     """The policy above applied to bytes already read (a file's, or standard input's)."""
     text, warnings = decode(data, shown)
     lines = split_lines(text)
-    empty = [i for i, s in enumerate(lines) if not s.strip()]
+    # ``not s.strip()``, without building a stripped copy of every line
+    empty = [i for i, s in enumerate(lines) if not s or s.isspace()]
     if empty:
         warnings.append(DataWarning(
             shown, "empty_lines", f"{len(empty)} empty line(s) (scored as empty segments)",
             len(empty), empty[0] + 1))
     if check_tokenized:
-        tok = sum(1 for s in lines if s.endswith(" ."))
+        # lines ending in " .": each is followed by "\n" in the text, but an unterminated last
+        tok = text.count(" .\n") + (not text.endswith("\n") and text.endswith(" ."))
         if tok >= TOKENIZED_THRESHOLD:
             first = next(i for i, s in enumerate(lines) if s.endswith(" ."))
             warnings.append(DataWarning(

@@ -204,7 +204,9 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
                        [(os.path.abspath(p), f.sha256) for (_, p), f in zip(ts.systems, systems)],
                        [(os.path.abspath(p), f.sha256) for p, f in zip(ts.references, refs)],
                        bool(getattr(executor, "shared_fs", False)))
-    if not executor.remote:  # here (and before a fork): each preparation once, where needed
+    # serially, each preparation once, here; a pool's workers prepare what they need
+    # themselves (a kept pool gets the work pickled, without preparations), off the client
+    if not executor.remote and executor.parallelism < 2:
         for _, key in todo:
             work.prepared_for(by_key[key])
     labels: dict[Hashable, list[str]] = {}
