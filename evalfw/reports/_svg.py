@@ -188,7 +188,10 @@ def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
     start, end, ticks = nice_range(low, high, 4)
     rows = 2 if counts is not None else 1
     top_pad, right = 30, 10
-    bottom = 14 * rows + 26
+    # a text's box is its font's ascent plus descent: up to 1.4 em in the usual sans-serif
+    # fonts (Noto Sans), so the count row sits one such box below the label, not one em
+    line = math.ceil(TICK * 1.4)
+    bottom = line * rows + 26
     left = max(text_width(_label(t), TICK) for t in ticks) + 14
     plot_w, plot_h = width - left - right, height - top_pad - bottom
     step = plot_w / max(len(buckets), 1)
@@ -218,7 +221,7 @@ def bucket_chart(title: str, buckets: Sequence[str], series: Sequence[Series],
         out.append(f'<text x="{_num(x(k))}" y="{base}" class="tick" '
                    f'text-anchor="middle">{escape(label)}</text>')
         if count:
-            out.append(f'<text x="{_num(x(k))}" y="{base + 13}" class="tick" '
+            out.append(f'<text x="{_num(x(k))}" y="{base + line}" class="tick" '
                        f'text-anchor="middle">{count}</text>')
     x_title = fit(x_axis, AXIS, width - 8, bold=True)
     out.append(f'<text x="{width / 2:.1f}" y="{height - 6}" class="axis-x" '

@@ -198,7 +198,7 @@ th:first-child,td:first-child{text-align:left}</style></head><body>
  >one label</text><text x="204" y="52" style="font:12px sans-serif">over another</text>
 <text x="980" y="50" style="font:12px sans-serif">out of the chart</text></svg>
 <svg class="chart" viewBox="0 0 300 100" style="width:300px"
- aria-label="t · chrfpp: A per reference length bucket"><text class="axis" x="4" y="14"
+ aria-label="t · chrfpp: A per reference length bucket"><text class="axis" x="4" y="24"
  >chrfpp, 0–100</text><text class="axis-x" x="4" y="90">reference length (tokens)</text></svg>
 <table class="inputs"><tr><td style="width:1px"><code class="path">PATH</code></td></tr>
 </table><table class="tests"><tr><td style="width:1px">43.98 ±1.20 †/·</td></tr></table>

@@ -4,7 +4,9 @@
 What has to agree with tabulate, cell for cell:
 
 - widths: the longest visible line of a column (colour codes do not count), at least its
-  header plus 2; one space of padding on each side of every cell;
+  header plus 2; one space of padding on each side of every cell; a line's width is what
+  ``wcwidth.wcswidth`` says when the wcwidth package is installed (tabulate then counts a CJK
+  character as two columns), else its length in characters, as tabulate decides;
 - a cell is stripped at both ends, then padded (centred cells put the odd space right);
 - cells with a line break make every row as tall as its tallest cell (``fancy_grid`` only;
   the other lines are blank), each line padded on its own;
@@ -17,12 +19,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 __all__ = ["render", "strip_colours"]
 
 _COLOUR = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
 _THOUSANDS = re.compile(r"^(([+-]?[0-9]{1,3})(?:,([0-9]{3}))*)?(?(1)\.[0-9]*|\.[0-9]+)?$")
 _LINE_BREAK = re.compile(r"\r|\n")
+_NOT_PLAIN = re.compile(r"[^\x20-\x7e\r\n\x1b]")
 
 _LATEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\^{}",
           "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "\\": r"\textbackslash{}",
@@ -31,6 +35,19 @@ _LATEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\^{
 
 def strip_colours(text: str) -> str:
     return _COLOUR.sub("", text)
+
+
+def _width_function(texts: list[str]) -> Callable[[str], int]:
+    """How tabulate measures a line in this environment. Printable ASCII measures the same
+    either way, so wcwidth is imported only for tables that hold other characters (colour
+    codes and line breaks are taken out before measuring)."""
+    if not any(_NOT_PLAIN.search(t) for t in texts):
+        return len
+    try:
+        from wcwidth import wcswidth
+    except ImportError:
+        return len
+    return wcswidth
 
 
 def _converts(kind: type, text: str) -> bool:
@@ -96,7 +113,8 @@ def render(header: list[str], rows: list[list[str]], fmt: str = "fancy_grid",
     texts = [*header, *(c for row in rows for c in row)]
     coloured = any("\x1b" in t for t in texts)
     multiline = fmt == "fancy_grid" and any(_LINE_BREAK.search(t) for t in texts)
-    width_of = (lambda s: len(strip_colours(s))) if coloured else len
+    measure = _width_function(texts)
+    width_of = (lambda s: measure(strip_colours(s))) if coloured else measure
     columns = [_reformat([row[c] for row in rows], decimals, coloured) for c in range(ncols)]
     aligns = ["right", *["center"] * (ncols - 1)] if rows else ["center"] * ncols
     widths = []
