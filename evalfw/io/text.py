@@ -211,6 +211,16 @@ def read_segments(path: str | os.PathLike[str], *, shown: str | None = None,
     return parse_segments(read_bytes(path, shown), shown, check_tokenized=check_tokenized)
 
 
+def read_lines(path: str | os.PathLike[str]) -> tuple[str, list[str], str]:
+    """(shown path, segments, sha256) of a file :func:`read_segments` accepted before: the
+    same lines, without looking for what to warn about again (a run reads its inputs twice:
+    to score them and for its drill-down)."""
+    shown = display_path(path)
+    data = read_bytes(path, shown)
+    text, _ = decode(data, shown)
+    return shown, split_lines(text), hashlib.sha256(data).hexdigest()
+
+
 def parse_segments(data: bytes, shown: str, *, check_tokenized: bool = False) -> TextFile:
     """The policy above applied to bytes already read (a file's, or standard input's)."""
     text, warnings = decode(data, shown)
@@ -248,5 +258,5 @@ def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
 
 __all__ = [
     "BOM", "check_same_length", "DataWarning", "decode", "display_path", "parse_segments",
-    "read_bytes", "read_segments", "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
+    "read_bytes", "read_lines", "read_segments", "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
 ]
