@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -211,6 +212,9 @@ def read_segments(path: str | os.PathLike[str], *, shown: str | None = None,
     return parse_segments(read_bytes(path, shown), shown, check_tokenized=check_tokenized)
 
 
+_BLANK = re.compile(r"^[^\S\n]*$", re.MULTILINE)
+
+
 def read_lines(path: str | os.PathLike[str]) -> tuple[str, list[str], str]:
     """(shown path, segments, sha256) of a file :func:`read_segments` accepted before: the
     same lines, without looking for what to warn about again (a run reads its inputs twice:
@@ -225,12 +229,14 @@ def parse_segments(data: bytes, shown: str, *, check_tokenized: bool = False) ->
     """The policy above applied to bytes already read (a file's, or standard input's)."""
     text, warnings = decode(data, shown)
     lines = split_lines(text)
-    # ``not s.strip()``, without building a stripped copy of every line
-    empty = [i for i, s in enumerate(lines) if not s or s.isspace()]
+    # lines with nothing but whitespace (``not line.strip()``: ``\s`` is ``str.isspace``),
+    # found in the text at once; the empty match after a final newline is no line
+    empty = [m.start() for m in _BLANK.finditer(text) if m.start() < len(text)
+             or not text.endswith("\n")]
     if empty:
         warnings.append(DataWarning(
             shown, "empty_lines", f"{len(empty)} empty line(s) (scored as empty segments)",
-            len(empty), empty[0] + 1))
+            len(empty), text.count("\n", 0, empty[0]) + 1))
     if check_tokenized:
         # lines ending in " .": each is followed by "\n" in the text, but an unterminated last
         tok = text.count(" .\n") + (not text.endswith("\n") and text.endswith(" ."))
