@@ -251,17 +251,22 @@ class DaskExecutor(Executor):
         index = {future.key: i for i, future in enumerate(futures)}
         finished: dict[int, Any] = {}
         turn = 0
-        waiting = as_completed(futures, loop=self._client.loop)
+        # results are fetched in the client's event loop as tasks finish, not one request
+        # from this thread per result
+        waiting = as_completed(futures, loop=self._client.loop, with_results=True,
+                               raise_errors=False)
         try:
             while turn < len(futures):
                 batch = self._next_batch(waiting)
-                for future in batch:
+                for future, result in batch:
                     i = index[future.key]
-                    finished[i] = future
+                    finished[i] = (future, result)
                     if done is not None:
                         done(i)
                 while turn in finished:  # a failed task raises in item order, as serially
-                    yield self._outcome(finished.pop(turn), turn)
+                    future, result = finished.pop(turn)
+                    yield result if future.status == "finished" else \
+                        self._outcome(future, turn)
                     turn += 1
         finally:  # a failure, Ctrl-C or an abandoned generator: the cluster stops working too
             self._pending.difference_update(futures)

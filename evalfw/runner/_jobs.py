@@ -150,9 +150,16 @@ def resources_of(metric: Metric) -> dict[str, float]:
     return {k: float(v) for k, v in sorted(found.items())}
 
 
-def batch_job(work: TestSetWork, batch: tuple[tuple[int, ...], Hashable]) -> list[np.ndarray]:
-    """The statistics of several systems under one key, in one task (a metric that needs
-    worker resources: its model is loaded once for all of them)."""
+#: statistics tasks per thread of a cluster: enough that a slow worker does not hold the last
+#: one alone, few enough that the client's and workers' cost per task stays small
+TASKS_PER_THREAD = 4
+
+Batch = tuple[tuple[int, ...], Hashable]
+
+
+def batch_job(work: TestSetWork, batch: Batch) -> list[np.ndarray]:
+    """The statistics of several systems under one key, in one task (fewer, larger tasks on
+    a cluster; a metric that needs worker resources loads its model once for all of them)."""
     systems, key = batch
     return [statistics_job(work, (s, key)) for s in systems]
 
@@ -165,18 +172,28 @@ def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSet
     shards whose rows are concatenated (a row is one segment's: the same array). ``done(i)``
     as soon as job ``i`` finished (all its shards), in any order. A worker lost while
     computing a job fails naming it: ``name(job)``, and the segments of a shard. On a cluster,
-    the jobs of a metric that declares resources run as one batch per statistics key, on
-    workers that have them (:meth:`~evalfw.executors.base.Executor.map_on`)."""
+    jobs of one statistics key run in batches of systems, about :data:`TASKS_PER_THREAD` tasks
+    a thread; those of a metric that declares resources as one batch per key, on workers that
+    have them (:meth:`~evalfw.executors.base.Executor.map_on`)."""
     placed = {key: resources_of(work.metrics[key]) for key in dict.fromkeys(k for _, k in jobs)}
-    if not executor.remote or not any(placed.values()):
+    size = int(getattr(executor, "shard_segments", 0) or 0)
+    sharded = bool(size) and segments > size  # shards are tasks of a useful size already
+    per = max(1, math.ceil(len(jobs) / (max(1, executor.parallelism) * TASKS_PER_THREAD)))
+    if not executor.remote or (not any(placed.values()) and (sharded or per == 1)):
         return _sharded(executor, jobs, work, segments, done, name)
     index = {job: i for i, job in enumerate(jobs)}
-    plain = [job for job in jobs if not placed[job[1]]]
-    batches: dict[Hashable, list[int]] = {}
-    for job in jobs:
-        if placed[job[1]]:
-            batches.setdefault(job[1], []).append(job[0])
-    items = [(tuple(systems), key) for key, systems in batches.items()]
+    systems: dict[Hashable, list[int]] = {}
+    for system, key in jobs:
+        systems.setdefault(key, []).append(system)
+    ran: dict[tuple[tuple[str, float], ...], list[Batch]] = {}  # one map per set of resources
+    for key, found in systems.items():
+        if placed[key]:
+            ran.setdefault(tuple(placed[key].items()), []).append((tuple(found), key))
+        elif not sharded:
+            ran.setdefault((), []).extend((tuple(found[i:i + per]), key)
+                                          for i in range(0, len(found), per))
+    batched_keys = {b[1] for group in ran.values() for b in group}
+    plain = [job for job in jobs if job[1] not in batched_keys]
 
     def tick(jobs_done: list[tuple[int, Hashable]]) -> None:
         for job in jobs_done:
@@ -186,30 +203,29 @@ def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSet
     def batch_name(batch: tuple[Any, ...]) -> str:
         return f"{name((batch[0][0], batch[1]))} and the other systems of its batch"
 
-    ran: dict[tuple[tuple[str, float], ...], list[tuple[tuple[int, ...], Hashable]]] = {}
-    for item in items:  # one map per set of resources
-        ran.setdefault(tuple(placed[item[1]].items()), []).append(item)
-    batched = {group: _named(executor.map_on(dict(group), batch_job, group_items, work,
-                                             lambda b, g=group_items: tick(
+    batched = {group: _named(executor.map_on(dict(group), batch_job, items, work,
+                                             lambda b, g=items: tick(
                                                  [(s, g[b][1]) for s in g[b][0]])),
-                             group_items, batch_name)
-               for group, group_items in ran.items()}
+                             items, batch_name)
+               for group, items in ran.items()}
     rest = _sharded(executor, plain, work, segments,
                     lambda i: tick([plain[i]]), name) if plain else iter(())
-    return _merged(jobs, placed, rest, batched, ran)
+    return _merged(jobs, {key: tuple(placed[key].items()) for key in batched_keys}, rest,
+                   batched, ran)
 
 
-def _merged(jobs: list[tuple[int, Hashable]], placed: dict[Hashable, dict[str, float]],
+def _merged(jobs: list[tuple[int, Hashable]], groups: dict[Hashable, Any],
             rest: Iterator[np.ndarray], batched: dict[Any, Iterator[list[np.ndarray]]],
-            ran: dict[Any, list[tuple[tuple[int, ...], Hashable]]]) -> Iterator[np.ndarray]:
-    """The plain jobs' and the batches' results, in job order."""
+            ran: dict[Any, list[Batch]]) -> Iterator[np.ndarray]:
+    """The plain jobs' and the batches' results, in job order (``groups``: the resources of
+    each batched key)."""
     got: dict[tuple[int, Hashable], np.ndarray] = {}
     pending = {group: list(items) for group, items in ran.items()}
     for job in jobs:
-        group = tuple(placed[job[1]].items())
-        if not group:
+        if job[1] not in groups:
             yield next(rest)
             continue
+        group = groups[job[1]]
         while job not in got:
             systems, key = pending[group].pop(0)
             got.update(zip([(s, key) for s in systems], next(batched[group])))
@@ -258,4 +274,4 @@ def _joined(results: Iterator[np.ndarray], jobs: int, shards: int) -> Iterator[n
 
 
 __all__ = ["batch_job", "prepared_references", "read_shared", "resources_of", "run_jobs",
-           "statistics_job", "TestSetWork"]
+           "statistics_job", "TASKS_PER_THREAD", "TestSetWork"]
