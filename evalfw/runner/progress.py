@@ -105,6 +105,9 @@ class BarProgress(StageProgress):
         self.bar.update(self.task, completed=done, total=total,
                         description=f"{self.stage} {label}".strip())
 
+    def warning(self, text: str) -> None:
+        self.note(f"warning: {text}")
+
     def note(self, text: str) -> None:
         # printed above the live bar, which stays where it is
         self.console.print(f"evalfw: {text}", markup=False, highlight=False, soft_wrap=True)

@@ -89,3 +89,20 @@ def test_blas_is_limited_while_computing_and_given_back(monkeypatch) -> None:
         assert [get() for get, _ in libs] == [1] * len(libs)
     assert [get() for get, _ in libs] == before
     assert dict(os.environ) == environ
+
+
+def test_on_a_terminal_the_choice_is_a_line_above_the_bar(tmp_path, monkeypatch) -> None:
+    import io
+
+    from evalfw.runner.progress import BarProgress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.chdir(tmp_path)
+    stream = Tty()
+    bar = BarProgress(stream)
+    run_experiment(CONFIG, store=False, cache=False, progress=bar)
+    bar.close()
+    assert "evalfw: executor auto: serial (about" in stream.getvalue()
