@@ -196,23 +196,8 @@ class DaskExecutor(Executor):
                 "--nthreads 1`) or raise executor.worker_timeout") from None
 
     def _wait_for_resources(self, resources: Mapping[str, float]) -> None:
-        """Return once a worker has ``resources``; a one-line error after ``worker_timeout``
-        (tasks nobody can run would wait for ever)."""
-        timeout = float(self.options["worker_timeout"])
-        deadline = time.monotonic() + timeout
-        while True:
-            workers = self._client.scheduler_info(n_workers=-1).get("workers", {})
-            if any(all(w.get("resources", {}).get(k, 0) >= v for k, v in resources.items())
-                   for w in workers.values()):
-                return
-            if time.monotonic() >= deadline:
-                wanted = " ".join(f"{k}={v:g}" for k, v in resources.items())
-                raise ClusterError(
-                    f"no worker of {self.where} has the resources {wanted} that a metric needs "
-                    f"(none joined within {timeout:g} s); nothing was stored; start one "
-                    f"(`dask worker {self._address or 'ADDRESS'} --resources \"{wanted}\"`) or "
-                    "raise executor.worker_timeout")
-            time.sleep(0.1)
+        clients.wait_for_resources(self._client, resources, float(self.options["worker_timeout"]),
+                                   self.where, self._address)
 
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
@@ -241,10 +226,10 @@ class DaskExecutor(Executor):
         futures = client.map(_call, [task] * len(items), [shared] * len(items), list(items),
                              pure=False, resources=dict(resources) or None)
         self._pending.update(futures)
-        return self._results(futures, shared, done)
+        return self._results(futures, shared, done, dict(resources))
 
-    def _results(self, futures: list[Any], shared: Any, done: Callable[[int], None] | None
-                 ) -> Iterator[Any]:
+    def _results(self, futures: list[Any], shared: Any, done: Callable[[int], None] | None,
+                 resources: dict[str, float] | None = None) -> Iterator[Any]:
         """Results in item order; ``done`` as tasks finish anywhere on the cluster."""
         from distributed import as_completed
 
@@ -257,7 +242,7 @@ class DaskExecutor(Executor):
                                raise_errors=False)
         try:
             while turn < len(futures):
-                batch = self._next_batch(waiting)
+                batch = self._next_batch(waiting, resources)
                 for future, result in batch:
                     i = index[future.key]
                     finished[i] = (future, result)
@@ -273,9 +258,11 @@ class DaskExecutor(Executor):
             if self._client is not None:
                 self._client.cancel([f for f in futures if not f.done()] + [shared])
 
-    def _next_batch(self, waiting: Any) -> list[Any]:
+    def _next_batch(self, waiting: Any, resources: dict[str, float] | None = None
+                    ) -> list[Any]:
         """The next finished futures; meanwhile, every ``CHECK_EVERY`` seconds, a check that
-        the scheduler answers and has workers."""
+        the scheduler answers and has workers (with ``resources``, when the tasks need them:
+        their last such worker may leave)."""
         quiet_since = time.monotonic()
         while True:
             batch = waiting.next_batch(block=False)
@@ -283,6 +270,8 @@ class DaskExecutor(Executor):
                 return list(batch)
             if time.monotonic() - quiet_since >= CHECK_EVERY:
                 self._check()
+                if resources and self._client.status == "running":
+                    self._wait_for_resources(resources)
                 quiet_since = time.monotonic()
             with waiting.thread_condition:  # woken when a future finishes
                 waiting.thread_condition.wait(timeout=0.1)

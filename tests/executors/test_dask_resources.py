@@ -23,6 +23,7 @@ from evalfw.errors import EvalfwError, PluginError  # noqa: E402
 from evalfw.runner._jobs import resources_of  # noqa: E402
 from evalfw.runner.run import run_experiment  # noqa: E402
 from tests.support.dask_processes import (  # noqa: E402
+    HANG_TIMEOUT,
     same_numbers,
     scheduler,
     stop,
@@ -93,6 +94,18 @@ metrics:
   - {{name: gpu, metric: gpu-chrf}}
   - {{name: any, metric: any-chrf, word_order: 2}}
 """
+
+
+@pytest.fixture(autouse=True)
+def _bounded() -> Iterator[None]:
+    """A hung cluster ends the test process (its workers end themselves) instead of CI."""
+    import faulthandler
+
+    faulthandler.dump_traceback_later(HANG_TIMEOUT, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture
