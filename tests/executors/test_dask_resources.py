@@ -23,7 +23,7 @@ from evalfw.errors import EvalfwError, PluginError  # noqa: E402
 from evalfw.runner._jobs import resources_of  # noqa: E402
 from evalfw.runner.run import run_experiment  # noqa: E402
 from tests.support.dask_processes import (  # noqa: E402
-    HANG_TIMEOUT,
+    bounded,  # noqa: F401  (the fixture below)
     same_numbers,
     scheduler,
     stop,
@@ -34,6 +34,8 @@ from tests.support.runs import REPO  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
 
 SAMPLE = REPO / "configs" / "sample" / "en-de"
+#: a hung cluster ends the test process (its workers end themselves) instead of stalling CI
+pytestmark = pytest.mark.usefixtures("bounded")
 
 #: chrF that needs a GPU, and chrF that does not; each logs where its statistics were computed
 #: (process, Dask task, system) to the file named by $EVALFW_TEST_PLACES
@@ -94,18 +96,6 @@ metrics:
   - {{name: gpu, metric: gpu-chrf}}
   - {{name: any, metric: any-chrf, word_order: 2}}
 """
-
-
-@pytest.fixture(autouse=True)
-def _bounded() -> Iterator[None]:
-    """A hung cluster ends the test process (its workers end themselves) instead of CI."""
-    import faulthandler
-
-    faulthandler.dump_traceback_later(HANG_TIMEOUT, exit=True)
-    try:
-        yield
-    finally:
-        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture
