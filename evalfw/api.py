@@ -41,7 +41,7 @@ def metric(name: str = "bleu", *, host: PluginHost | None = None, **options: Any
         m.score(stats), m.sentence_scores(stats), m.signature(1)
     """
     host = host or default_host()
-    return host.registry("metric").get(name).create(options, host=host)
+    return host.metric(name, options)
 
 
 def corpus_score(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],

@@ -109,13 +109,16 @@ MAX_NUMBER_DIGITS = 100
 MAX_RECORD_DEPTH = 64
 #: columns of one metric's statistics rows in a stored run
 MAX_STATISTICS_COLUMNS = 4096
+#: the magnitude of a precomputed segment score at most: far beyond any model's scale, and
+#: small enough that sums (and sums of squares) over any number of segments stay finite
+MAX_ABS_SCORE = 1e100
 
 
-def _bytes(name: str, default: int) -> int:
+def _bytes(name: str, default: int, unit: str = "bytes") -> int:
     try:
         return int(os.environ.get(name, default))
     except ValueError:
-        raise ConfigError(f"${name}: expected a number of bytes, got "
+        raise ConfigError(f"${name}: expected a number of {unit}, got "
                           f"{os.environ[name]!r}") from None
 
 
@@ -123,6 +126,15 @@ def max_input_bytes() -> int:
     """A text, score or source file at most this many bytes (``$EVALFW_MAX_INPUT_BYTES``,
     default 2 GiB)."""
     return _bytes("EVALFW_MAX_INPUT_BYTES", 2 << 30)
+
+
+def max_segment_chars() -> int:
+    """A segment (one line of a system or reference) at most this many characters for the
+    metrics whose cost grows steeply with a line's length: chrF and chrF++ take about
+    0.6 KB and 1.2 KB per character of a line and its reference, so a 10 MB line would
+    need 12 GB; TER's shift search on a 1 MB line takes tens of seconds (``$EVALFW_MAX_SEGMENT_CHARS``, default 100,000: a document of about 15,000
+    words)."""
+    return _bytes("EVALFW_MAX_SEGMENT_CHARS", 100_000, "characters")
 
 
 def max_record_bytes() -> int:
@@ -137,8 +149,8 @@ def max_segments_bytes() -> int:
 
 
 __all__ = [
-    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "parse_int", "MAX_CONFIG_BYTES",
+    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "MAX_ABS_SCORE", "parse_int", "MAX_CONFIG_BYTES",
     "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS", "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS",
     "MAX_WAIT_SECONDS", "max_input_bytes", "max_local_workers", "max_record_bytes",
-    "max_segments_bytes",
+    "max_segment_chars", "max_segments_bytes",
 ]

@@ -30,17 +30,29 @@ def _checked(convert: Callable[[str], Any]) -> Callable[[str], Any]:
 
 
 def _flags(host: Components) -> list[tuple[str, list[ResolvedFlag]]]:
+    """Each metric's flags: the built-in metrics' first, so a plugin's flag that clashes with
+    one of theirs is the one refused."""
     registry = host.registry("metric")
     out = []
-    for name in sorted(registry.names()):
+    for name in sorted(registry.names(), key=lambda n: (not _builtin(host, n), n)):
         cls = registry.get(name)
         try:
             flags = metric_flags(cls)
         except Exception as exc:  # a plugin's malformed declaration: name the plugin
-            raise PluginError(f"metric '{name}' declares unusable cli_flags: {exc}") from None
+            raise PluginError(f"{_provider(host, name)}: metric '{name}' declares unusable "
+                              f"cli_flags: {exc}") from None
         if flags:
             out.append((name, flags))
     return out
+
+
+def _builtin(host: Components, name: str) -> bool:
+    return getattr(host.registry("metric").entry(name).plugin, "source", "") == "builtin"
+
+
+def _provider(host: Components, name: str) -> str:
+    plugin = host.registry("metric").entry(name).plugin
+    return str(getattr(plugin, "provider", "a plugin"))
 
 
 def add_metric_flags(parser: argparse.ArgumentParser, host: Components) -> None:
@@ -48,9 +60,16 @@ def add_metric_flags(parser: argparse.ArgumentParser, host: Components) -> None:
     if getattr(parser, "_metric_flags_added", False):
         return
     parser._metric_flags_added = True  # type: ignore[attr-defined]
+    owners: dict[str, str] = {}
     for name, flags in _flags(host):
         group = parser.add_argument_group(f"{name} options (with -m {name})")
         for f in flags:
+            taken = next((owners[n] for n in f.names if n in owners), None)
+            if taken is not None:
+                raise PluginError(f"{_provider(host, name)}: metric '{name}' declares flag "
+                                  f"{f.long}, which metric '{taken}' has already; rename it "
+                                  "with MetricFlag(flag=...)")
+            owners.update(dict.fromkeys(f.names, name))
             kwargs: dict[str, Any] = {"dest": f.dest, "default": None, "help": f.help}
             if f.switch:
                 kwargs.update(action="store_const", const=True)
@@ -59,9 +78,9 @@ def add_metric_flags(parser: argparse.ArgumentParser, host: Components) -> None:
             try:
                 group.add_argument(*f.names, **kwargs)
             except (argparse.ArgumentError, ValueError) as exc:
-                raise PluginError(f"metric '{name}' declares flag {f.long}, which evalfw score "
-                                  f"cannot offer ({exc}); rename it with MetricFlag(flag=...)"
-                                  ) from None
+                raise PluginError(f"{_provider(host, name)}: metric '{name}' declares flag "
+                                  f"{f.long}, which evalfw score cannot offer ({exc}); rename "
+                                  "it with MetricFlag(flag=...)") from None
 
 
 def metric_options(args: argparse.Namespace, host: Components, name: str) -> dict[str, Any]:

@@ -36,6 +36,8 @@ def row(entry: Mapping[str, Any]) -> list[str]:
         return [run, "-", "-", "-", "-", f"UNREADABLE: {entry['error']}"]
     heads = "; ".join(f"{h['test_set']} {h['metric']}: best {h['best_system']} "
                       f"{_score(h)} of {h['systems']}" for h in entry["headline"])
+    if "damaged" in entry:  # first, so cutting the line to a width keeps it
+        heads = f"DAMAGED: {entry['damaged']}; " + heads
     created = entry["created"][:16].replace("T", " ")
     return [run, created, entry["config_sha256"][:12], entry["inputs_sha256"][:8],
             ",".join(entry["test_sets"]), heads]

@@ -24,18 +24,23 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
     rows = []
-    for info in [*host.plugins, *host.broken]:
+    registries = host.registries  # built first: a plugin whose classes are refused is broken
+    loaded = {info.name for info in host.plugins}
+    refused = {info.name: info.error for info in host.broken if info.name in loaded}
+    for info in [*host.plugins, *(b for b in host.broken if b.name not in loaded)]:
         if info.source == "builtin" and not include_builtin:
             continue
         row = info.to_json()
-        row["status"] = "error" if info.error else "ok"
-        if not info.error:
+        if info.name in refused:
+            row["error"] = refused[info.name]
+        row["status"] = "error" if "error" in row else "ok"
+        if "error" not in row or info.name in refused:  # what it provides besides
             comps = host.components_of(info.name)
             row["components"] = comps
-            conflicts = [f"{kind} '{name}'" for kind, reg in host.registries.items()
+            conflicts = [f"{kind} '{name}'" for kind, reg in registries.items()
                          for name, entries in reg.conflicts.items()
                          if any(e.plugin.name == info.name for e in entries)]
-            if conflicts:
+            if conflicts and row["status"] == "ok":
                 row["status"] = "conflict"
                 row["conflicts"] = conflicts
         rows.append(row)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from evalfw.cli._options import add_format, add_runs_dir, add_width, write_json
+from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, add_width, host_for,
+                                 write_json)
 
 HELP = "list stored run versions (time, config and input hashes, headline scores); prune them"
 EPILOG = """examples:
@@ -57,6 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from evalfw.cli import _runs_prune
 
     add_runs_dir(parser)
+    add_plugins_dir(parser)
     add_format(parser, ("table", "json"))
     add_width(parser)
     parser.set_defaults(experiment=None)
@@ -79,7 +81,10 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.cli._options import terminal_width
     from evalfw.records.load import list_runs
 
-    entries = list_runs(args.runs_dir, args.experiment)
+    from evalfw.runner.recorded import judged
+
+    host = host_for(args)
+    entries = list_runs(args.runs_dir, args.experiment, lambda r: judged(r, host)[0])
     if args.format == "json":
         write_json(entries)
         return 0

@@ -78,7 +78,7 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
     names = list(dict.fromkeys(args.metrics))
     out = []
     for name in names:
-        cls = registry.get(name)
+        registry.get(name)  # an unknown name fails before its flags are read
         opts = metric_options(args, host, name)
         chosen = None
         if name == "bleu":  # sacreBLEU's command-line habits for BLEU
@@ -93,7 +93,7 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
                 if chosen is not None:
                     opts["tokenizer"] = chosen
         try:
-            out.append(cls.create(opts, host=host))
+            out.append(host.metric(name, opts))
         except PluginError as exc:
             if chosen is None:
                 raise
@@ -116,6 +116,7 @@ def execute(args: argparse.Namespace) -> int:
         return inputs.echo(args)
     host = host_for(args)
     metrics = build_metrics(args, host)
+    _check_scores_given(args, metrics)
     references = inputs.reference_paths(args)
     # names exactly as given on the command line, as sacreBLEU prints them
     if [*references, *(args.input or [])].count("-") > 1:
@@ -141,6 +142,9 @@ def execute(args: argparse.Namespace) -> int:
     else:
         systems = [_read_stdin(True)]
     check_same_length([*refs, *systems])
+    from evalfw.metrics.segment_limit import check_segment_lengths
+
+    check_segment_lengths([*refs, *systems], metrics)
     for f in [*refs, *systems]:
         for warning in f.warnings:
             sys.stderr.write(f"evalfw: warning: {warning}\n")
@@ -182,6 +186,24 @@ def execute(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_scores_given(args: argparse.Namespace, metrics: list[Any]) -> None:
+    """``--scores`` exactly when a metric reads them (``-m segment-scores``)."""
+    from evalfw.errors import ConfigError
+    from evalfw.metrics.segment_scores import SegmentScores
+
+    reads = any(isinstance(m, SegmentScores) for m in metrics)
+    if reads and args.scores is None:
+        raise ConfigError(f"-m {SegmentScores.name} reads precomputed scores: give one score "
+                          "file per -i system with --scores FILE..., e.g. "
+                          f"-m {SegmentScores.name} -i sys.txt --scores sys.comet.txt")
+    if not reads and args.scores is not None:
+        raise ConfigError(f"--scores is read by -m {SegmentScores.name} only, and no metric "
+                          f"given reads it; add -m {SegmentScores.name} or leave --scores out")
+    if args.scores is None and args.scores_column is not None:
+        raise ConfigError("--scores-column names a column of --scores files, and none are "
+                          "given; add --scores FILE... or leave --scores-column out")
+
+
 def _contexts(args: argparse.Namespace, systems: list[Any], segments: int) -> list[Any]:
     """What metrics that want context get: the source and each system's ``--scores``."""
     from evalfw.errors import ConfigError
@@ -207,13 +229,15 @@ def _contexts(args: argparse.Namespace, systems: list[Any], segments: int) -> li
 
 def _read_stdin(tokenized: bool) -> Any:
     from evalfw.errors import InputError
-    from evalfw.io.text import parse_segments, read_stream
+    from evalfw.io.text import stream_segments
 
-    if sys.stdin is None or sys.stdin.isatty():
+    if sys.stdin is None or sys.stdin.closed:
+        raise InputError("no -i/--input files given and standard input is closed; pass "
+                         "hypothesis files with -i or pipe them in")
+    if sys.stdin.isatty():
         raise InputError("no -i/--input files given and standard input is a terminal; "
                          "pass hypothesis files with -i or pipe them in")
-    return parse_segments(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>",
-                          check_tokenized=tokenized)
+    return stream_segments(sys.stdin.buffer, "<stdin>", check_tokenized=tokenized)
 
 
 def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any]],

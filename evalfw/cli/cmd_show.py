@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from evalfw.cli._options import (
     add_format,
@@ -43,15 +44,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from evalfw.records.load import open_run
+    from evalfw.records.load import files_problem, open_run
 
     stored = open_run(args.run, args.runs_dir)
     record = stored.record
+    problem = files_problem(stored.path, record)
+    if problem is not None:
+        sys.stderr.write(f"evalfw: warning: {stored.path}: {problem}; its per-segment "
+                         "statistics are not the ones recorded, so `evalfw verify` and "
+                         "`evalfw compare` will refuse it\n")
     if args.test_set or args.metric:
         from evalfw.records.select import select
 
         record = select(record, args.test_set, args.metric)
-    write(render(host_for(args), args.format, record, args.width))
+    from evalfw.runner.recorded import judged
+
+    host = host_for(args)
+    record, notes = judged(record, host)  # marks follow the installed metric, not the record
+    for note in notes:
+        sys.stderr.write(f"evalfw: warning: {stored.path}: {note}\n")
+    write(render(host, args.format, record, args.width))
     return 0
 
 

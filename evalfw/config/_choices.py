@@ -18,6 +18,7 @@ from evalfw.config._locate import KeyPath, Locations, format_path
 from evalfw.config.model import DEFAULT_METRIC, ENTRY_KEYS
 from evalfw.config.schema import check_schema
 from evalfw.errors import ConfigError
+from evalfw.metrics.boundary import Origin, call
 from evalfw.plugin.choices import check_choice, check_schema_valid, lookup
 
 if TYPE_CHECKING:
@@ -58,7 +59,8 @@ def check_metric(host: PluginHost, entry: Mapping[str, Any], path: KeyPath,
     schema = check_schema_valid(found, "metric")
     options = metric_options(entry)
     checker.check(schema, options, ())
-    found.cls.check_options(options, host, checker)
+    call(Origin(found.cls, found.plugin), "check_options", found.cls.check_options, options,
+         host, checker)
 
 
 def metric_defaults(host: PluginHost, entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,7 +96,7 @@ def check_resolvable(host: PluginHost, metrics: Sequence[MetricConfig],
         for label, ts in variants.items():
             opts = metric.options_for(ts, cls) if ts is not None else dict(metric.options)
             try:
-                cls.create(opts, host=host)
+                host.metric(metric.metric, opts)
             except ConfigError as exc:
                 raise type(exc)(
                     f"{loc.where(('metrics', i))}: {format_path(('metrics', i))}{label}: {exc}"

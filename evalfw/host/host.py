@@ -12,7 +12,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -26,10 +26,13 @@ from evalfw.host.kinds import BY_KIND, HOOKS
 from evalfw.host.kinds import hook_name as kind_hook
 from evalfw.host.registry import ComponentEntry, ComponentRegistry, PluginInfo
 from evalfw.plugin import PROJECT
-from evalfw.plugin.component import Component
+from evalfw.plugin.choices import schema_problem
+from evalfw.plugin.component import Component, name_problem
 
 if TYPE_CHECKING:
     import importlib.metadata
+
+    from evalfw.metrics.base import Metric
 
 #: the built-in plugin modules, registered first and through the same hooks as any plugin
 BUILTIN_PLUGINS = (
@@ -126,8 +129,8 @@ class PluginHost:
         self.plugins.append(info)
         self._registries = {}
 
-    def _broken(self, info: PluginInfo, exc: BaseException) -> None:
-        err = f"{type(exc).__name__}: {exc}"
+    def _broken(self, info: PluginInfo, exc: BaseException | str) -> None:
+        err = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
         broken = PluginInfo(info.name, info.source, info.distribution, info.version,
                             info.path, info.sha256, error=err)
         self.broken.append(broken)
@@ -203,7 +206,12 @@ class PluginHost:
                 ) from exc
             for cls in classes:
                 _check_component(cls, base, info, hook_name)
-                reg.add(ComponentEntry(cls, info))
+                problem = _component_problem(cls, base, info)
+                if problem is None:
+                    reg.add(ComponentEntry(cls, info))
+                else:  # skipped as a plugin that fails to load: named where it is wanted
+                    self._broken(info, problem)
+                    reg.note_broken(self.broken[-1])
         return reg
 
     def components_of(self, plugin_name: str) -> dict[str, list[str]]:
@@ -223,6 +231,14 @@ class PluginHost:
         """Instantiate component ``name`` of ``kind`` with ``options``."""
         return self.registry(kind).create(name, options)
 
+    def metric(self, name: str, options: Mapping[str, Any] | None = None, *,
+               definition: Mapping[str, Any] | None = None) -> Metric:
+        """Metric ``name`` with ``options`` (or rebuilt from a recorded ``definition``),
+        every call into it checked at the plugin boundary (:mod:`evalfw.metrics.boundary`)."""
+        from evalfw.metrics.boundary import build
+
+        return build(self.registry("metric").entry(name), options, self, definition)
+
 
 def _import_file(modname: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(modname, path)
@@ -239,14 +255,37 @@ def _import_file(modname: str, path: Path) -> ModuleType:
 
 
 def _check_component(cls: Any, base: type[Component], info: PluginInfo, hook: str) -> None:
+    """Refuse a class a plugin returned that is not a component of ``base``'s kind, or whose
+    name, version, options schema (or, for a metric, direction and scale) evalfw cannot use;
+    the message names the plugin."""
     if not (isinstance(cls, type) and issubclass(cls, base)):
         raise PluginError(
             f"{info.provider} returned {cls!r} from {hook}; expected a subclass of "
             f"{base.__module__}.{base.__name__}"
         )
-    if not isinstance(getattr(cls, "name", None), str) or not cls.name:
-        raise PluginError(f"{info.provider}: {cls.__name__} has no 'name' class attribute")
+    if getattr(cls, "name", None) is None:
+        raise PluginError(f"{info.provider}: {base.kind.replace('_', ' ')} class "
+                          f"{cls.__qualname__} has no 'name' class attribute")
 
+
+def _component_problem(cls: type[Component], base: type[Component], info: PluginInfo
+                       ) -> str | None:
+    """Why evalfw cannot use a component class a plugin registered (its name, version,
+    options schema, or for a metric its direction and scale), or None."""
+    problem = name_problem(cls.name)
+    if problem is None and not isinstance(getattr(cls, "version", None), (str, property)):
+        problem = f"its version is {cls.version!r}, not a string"
+    if problem is None and info.source != "builtin":  # the built-ins' are checked by tests
+        found = schema_problem(getattr(cls, "options_schema", None))
+        problem = None if found is None else f"its options_schema is invalid: {found}"
+    if problem is None and base.kind == "metric":
+        from evalfw.metrics.boundary import class_problem
+
+        problem = class_problem(cls)  # type: ignore[arg-type]
+    if problem is None:
+        return None
+    return (f"{base.kind.replace('_', ' ')} class {cls.__qualname__}: {problem}; report this "
+            "to the plugin's author")
 
 
 __all__ = ["BUILTIN_PLUGINS", "ENV_DISABLE", "ENV_NO_AUTOLOAD", "PluginHost"]

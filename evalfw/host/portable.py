@@ -59,19 +59,35 @@ def _host(modules: tuple[ModuleType, ...] = ()) -> PluginHost:
     return _hosts[key]
 
 
-def rebuild(cls: type[Metric], definition: Mapping[str, Any]) -> Metric:
-    """A metric unpickled here, built with this process's plugin host (made once)."""
-    return cls.from_definition(definition, _host())
+def rebuild(cls: type[Metric], definition: Mapping[str, Any], plugin: Any = None) -> Metric:
+    """A metric unpickled here, built with this process's plugin host (made once), checked
+    at the plugin boundary as where it was made (``plugin``: where it came from there)."""
+    return _rebuilt(cls, definition, _host(), plugin)
+
+
+def _rebuilt(cls: type[Metric], definition: Mapping[str, Any], host: PluginHost,
+             plugin: Any) -> Metric:
+    from evalfw.host.registry import ComponentEntry, PluginInfo
+    from evalfw.metrics.boundary import build
+
+    # errors name the plugin as the client knows it (a plugin file's module has another
+    # name in this process's host)
+    registry = host.registry("metric")
+    name = getattr(cls, "name", None)
+    if plugin is None and name in registry and registry.get(name) is cls:
+        plugin = registry.entry(name).plugin
+    entry = ComponentEntry(cls, plugin or PluginInfo(cls.__module__, "object"))
+    return build(entry, None, host, definition)
 
 
 def rebuild_shipped(files: tuple[PluginSource, ...], module: str, qualname: str,
-                    definition: Mapping[str, Any]) -> Metric:
+                    definition: Mapping[str, Any], plugin: Any = None) -> Metric:
     """A metric unpickled here with the plugin files it travelled with (installed first)."""
     modules = tuple(install(f) for f in files)
     cls: Any = importlib.import_module(module)
     for part in qualname.split("."):
         cls = getattr(cls, part)
-    return cls.from_definition(definition, _host(modules))  # type: ignore[no-any-return]
+    return _rebuilt(cls, definition, _host(modules), plugin)
 
 
 def install(file: PluginSource) -> ModuleType:
@@ -134,9 +150,11 @@ class _Reducer:
 
         cls = type(metric)
         definition = plain(metric.definition())
+        plugin = getattr(metric, "_evalfw_plugin", None)
         if not self.names:
-            return rebuild, (cls, definition)
-        return rebuild_shipped, (self.files, cls.__module__, cls.__qualname__, definition)
+            return rebuild, (cls, definition, plugin)
+        return rebuild_shipped, (self.files, cls.__module__, cls.__qualname__, definition,
+                                 plugin)
 
 
 def make_portable(host: PluginHost) -> None:

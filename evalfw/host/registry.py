@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evalfw.plugin.component import Component
+from evalfw.plugin.component import Component, unprintable
 from evalfw.errors import ComponentConflictError, UnknownComponentError, suggest
 
 
@@ -24,11 +24,14 @@ class PluginInfo:
 
     @property
     def provider(self) -> str:
+        """The plugin as messages name it (a control or bidi character in a name or path an
+        installed package chose is shown escaped, never printed raw)."""
+        name = _shown(self.name)
         if self.distribution:
-            return f"plugin '{self.name}' ({self.distribution} {self.version})"
+            return f"plugin '{name}' ({_shown(self.distribution)} {_shown(str(self.version))})"
         if self.path:
-            return f"plugin '{self.name}' ({self.path})"
-        return f"plugin '{self.name}'"
+            return f"plugin '{name}' ({_shown(self.path)})"
+        return f"plugin '{name}'"
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in (
@@ -36,6 +39,10 @@ class PluginInfo:
             ("version", self.version), ("path", self.path), ("sha256", self.sha256),
             ("error", self.error),
         ) if v is not None}
+
+
+def _shown(text: str) -> str:
+    return ascii(text)[1:-1] if unprintable(text) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +72,11 @@ class ComponentRegistry:
             self._conflicts.setdefault(name, [self._entries[name]]).append(entry)
         else:
             self._entries[name] = entry
+
+    def note_broken(self, info: PluginInfo) -> None:
+        """A plugin whose component of this kind cannot be used: named, with its error,
+        when a lookup fails."""
+        self._broken = (*self._broken, info)
 
     def names(self) -> list[str]:
         return sorted(self._entries)

@@ -21,46 +21,26 @@ very long lines (10 MB+)      accepted whole, never truncated
 looks tokenized (system)      accepted, warning (>= 100 lines ending in " .", as sacreBLEU)
 line counts differ            rejected, naming both files and both counts
 ============================  ==========================================================
+
+Files and standard input are read a block of lines at a time (:mod:`evalfw.io.lines` applies
+the policy), so reading costs the lines kept plus one block.
 """
 
 from __future__ import annotations
 
-import hashlib
+import io
 import os
-import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from evalfw.errors import EvalfwError, InputError
+from evalfw.io.lines import DataWarning, LineReader
 from evalfw.limits import max_input_bytes
 
-BOM = "\ufeff"
 #: sacreBLEU's threshold for its "looks tokenized" warning
 TOKENIZED_THRESHOLD = 100
-
-
-@dataclass(frozen=True, slots=True)
-class DataWarning:
-    """Something accepted in an input file that a reader of the results should know."""
-
-    file: str
-    kind: str
-    message: str
-    count: int = 1
-    first_line: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"file": self.file, "kind": self.kind, "message": self.message,
-                               "count": self.count}
-        if self.first_line is not None:
-            out["first_line"] = self.first_line
-        return out
-
-    def __str__(self) -> str:
-        line = f":{self.first_line}" if self.first_line is not None else ""
-        return f"{self.file}{line}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,20 +75,19 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"))
 
 
-def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = None,
-               error: type[EvalfwError] = InputError,
-               variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
-               missing: str = "check the path (relative paths in a config are relative to "
-                              "the config file)",
-               ) -> bytes:
-    """A regular file's bytes, at most ``limit`` (default :func:`evalfw.limits.max_input_bytes`).
+_MISSING = "check the path (relative paths in a config are relative to the config file)"
+
+
+def open_regular(path: str | os.PathLike[str], shown: str, limit: int, *,
+                 error: type[EvalfwError] = InputError,
+                 variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
+                 missing: str = _MISSING) -> BinaryIO:
+    """A regular file opened for reading, once its kind and size are checked.
 
     Devices, FIFOs and sockets are refused before a byte is read (``/dev/zero`` never ends; a
-    FIFO without a writer would wait forever: it is opened non-blocking), and the size is
-    enforced while reading, so a file growing under evalfw cannot exhaust memory either.
-    ``missing`` says what to do when the file does not exist.
+    FIFO without a writer would wait forever: it is opened non-blocking), and so is a file of
+    more than ``limit`` bytes. ``missing`` says what to do when the file does not exist.
     """
-    limit = max_input_bytes() if limit is None else limit
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -123,78 +102,78 @@ def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = 
             os.close(fd)
             raise error(f"{shown}: is {kind}, not a regular file; give a text file's path "
                         "(or - to read standard input where a command allows it)")
-    with os.fdopen(fd, "rb") as fh:
-        if info.st_size > limit:  # refused before reading (a sparse file costs no disk)
-            raise error(f"{shown}: is {info.st_size:,} bytes, more than the limit of "
-                        f"{limit:,}{_raise_hint(variable)}")
+    if info.st_size > limit:  # refused before reading (a sparse file costs no disk)
+        os.close(fd)
+        raise error(f"{shown}: is {info.st_size:,} bytes, more than the limit of "
+                    f"{limit:,}{raise_hint(variable)}")
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes(path: str | os.PathLike[str], shown: str, *, limit: int | None = None,
+               error: type[EvalfwError] = InputError,
+               variable: str | None = "EVALFW_MAX_INPUT_BYTES", what: str = "file",
+               missing: str = _MISSING) -> bytes:
+    """A regular file's bytes (see :func:`open_regular`), at most ``limit`` (default
+    :func:`evalfw.limits.max_input_bytes`), enforced while reading too, so a file growing
+    under evalfw cannot exhaust memory either."""
+    limit = max_input_bytes() if limit is None else limit
+    with open_regular(path, shown, limit, error=error, variable=variable, what=what,
+                      missing=missing) as fh:
         try:
-            data = fh.read(limit + 1)
+            data = read_capped(fh, limit)
         except OSError as exc:
             raise error(f"{shown}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > limit:
+    if data is None:
         raise error(f"{shown}: larger than the limit of {limit:,} bytes"
-                    f"{_raise_hint(variable)}")
+                    f"{raise_hint(variable)}")
     return data
 
 
-def _raise_hint(variable: str | None) -> str:
+def raise_hint(variable: str | None) -> str:
+    """How to raise a size limit (``variable``: its environment variable, None: fixed)."""
     if variable is None:
         return "; the limit is fixed (a config names its data files, it does not hold them)"
     return f"; raise it with {variable}=BYTES if the file is genuine"
 
 
+#: bytes asked of the operating system per read: memory grows with what a file holds, never
+#: with the limit (one ``read(limit + 1)`` reserves the whole limit at once, which fails at
+#: once under an address-space cap such as ``ulimit -v``)
+CHUNK_BYTES = 1 << 20
+
+
+def read_capped(stream: BinaryIO, limit: int) -> bytes | None:
+    """All of ``stream`` in chunks, or None as soon as it holds more than ``limit`` bytes.
+
+    The chunks go into one ``BytesIO``, whose buffer grows by an eighth at a time and is
+    returned without a copy, so reading n bytes costs about n bytes (joining a list of
+    chunks would cost 2n at the end)."""
+    buf = io.BytesIO()
+    while True:
+        chunk = stream.read(min(CHUNK_BYTES, limit + 1 - buf.tell()))
+        if not chunk:
+            return buf.getvalue()
+        buf.write(chunk)
+        if buf.tell() > limit:
+            return None
+
+
 def read_stream(stream: BinaryIO, shown: str, *, limit: int | None = None) -> bytes:
     """Standard input (or another stream), at most ``limit`` bytes, enforced while reading."""
     limit = max_input_bytes() if limit is None else limit
-    data = stream.read(limit + 1)
-    if len(data) > limit:
+    data = read_capped(stream, limit)
+    if data is None:
         raise InputError(f"{shown}: more than the limit of {limit:,} bytes; raise it with "
                          "EVALFW_MAX_INPUT_BYTES=BYTES if the input is genuine")
     return data
 
 
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
 def decode(data: bytes, shown: str) -> tuple[str, list[DataWarning]]:
-    """Check and decode raw bytes; returns the text with line ends normalized to ``\\n``."""
-    warnings: list[DataWarning] = []
-    if not data:
-        raise InputError(f"{shown}: file is empty (0 bytes); an empty file cannot be scored; "
-                         "check that it was written completely")
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise InputError(
-            f"{shown}:{_line_of(data, nul)}: NUL byte at byte offset {nul}; this looks like a "
-            "binary or UTF-16 file; convert it to UTF-8 text")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = _line_of(data, exc.start)
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            f"{shown}:{line}: invalid UTF-8 at byte offset {exc.start} (byte "
-            f"0x{data[exc.start]:02x}, byte {column} of the line); convert the file to UTF-8, "
-            "e.g. iconv -f latin1 -t utf-8") from None
-    if text.startswith(BOM):
-        text = text[1:]
-        warnings.append(DataWarning(shown, "bom", "UTF-8 byte order mark removed", 1, 1))
-    crlf = text.count("\r\n")
-    if crlf:
-        text = text.replace("\r\n", "\n")
-        warnings.append(DataWarning(shown, "crlf", f"{crlf} CRLF line end(s); the CR was removed",
-                                    crlf, _line_of(data, data.find(b"\r\n"))))
-    lone = text.count("\r")
-    if lone:
-        if "\n" not in text.rstrip("\n"):
-            raise InputError(
-                f"{shown}:1: line ends are CR only (classic Mac OS), so the whole file would be "
-                "one segment; convert it to LF line ends (e.g. tr '\\r' '\\n')")
-        warnings.append(DataWarning(
-            shown, "lone_cr", f"{lone} carriage return(s) inside lines, kept (they count as "
-            "whitespace, as in sacreBLEU)", lone, text[: text.index("\r")].count("\n") + 1))
-    return text, warnings
+    """Check and decode raw bytes under the policy above; returns the text with line ends
+    normalized to ``\\n`` and the warnings."""
+    reader = LineReader(io.BytesIO(data), shown, len(data))
+    text = "".join(line + "\n" for _, lines in reader.blocks() for line in lines)
+    return text, reader.warnings()
 
 
 def split_lines(text: str) -> list[str]:
@@ -207,46 +186,50 @@ def split_lines(text: str) -> list[str]:
 
 def read_segments(path: str | os.PathLike[str], *, shown: str | None = None,
                   check_tokenized: bool = False) -> TextFile:
-    """Read a segment file under the policy above."""
+    """Read a segment file under the policy above, a block of lines at a time."""
     shown = shown or display_path(path)
-    return parse_segments(read_bytes(path, shown), shown, check_tokenized=check_tokenized)
-
-
-_BLANK = re.compile(r"^[^\S\n]*$", re.MULTILINE)
-
-
-def read_lines(path: str | os.PathLike[str]) -> tuple[str, list[str], str]:
-    """(shown path, segments, sha256) of a file :func:`read_segments` accepted before: the
-    same lines, without looking for what to warn about again (a run reads its inputs twice:
-    to score them and for its drill-down)."""
-    shown = display_path(path)
-    data = read_bytes(path, shown)
-    text, _ = decode(data, shown)
-    return shown, split_lines(text), hashlib.sha256(data).hexdigest()
+    limit = max_input_bytes()
+    with open_regular(path, shown, limit) as fh:
+        return stream_segments(fh, shown, check_tokenized=check_tokenized, limit=limit,
+                               hint=raise_hint("EVALFW_MAX_INPUT_BYTES"))
 
 
 def parse_segments(data: bytes, shown: str, *, check_tokenized: bool = False) -> TextFile:
-    """The policy above applied to bytes already read (a file's, or standard input's)."""
-    text, warnings = decode(data, shown)
-    lines = split_lines(text)
-    # lines with nothing but whitespace (``not line.strip()``: ``\s`` is ``str.isspace``),
-    # found in the text at once; the empty match after a final newline is no line
-    empty = [m.start() for m in _BLANK.finditer(text) if m.start() < len(text)
-             or not text.endswith("\n")]
+    """The policy above applied to bytes already read."""
+    return stream_segments(io.BytesIO(data), shown, check_tokenized=check_tokenized,
+                           limit=len(data))
+
+
+def stream_segments(stream: BinaryIO, shown: str, *, check_tokenized: bool = False,
+                    limit: int | None = None, hint: str | None = None) -> TextFile:
+    """The policy above applied to a stream (a file, standard input), a block of lines at a
+    time: memory is the lines kept plus one block, at most ``limit`` bytes read."""
+    limit = max_input_bytes() if limit is None else limit
+    if hint is None:
+        hint = "; raise it with EVALFW_MAX_INPUT_BYTES=BYTES if the input is genuine"
+    reader = LineReader(stream, shown, limit, hint)
+    lines: list[str] = []
+    try:
+        for _, block in reader.blocks():
+            lines += block
+    except OSError as exc:
+        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    warnings = reader.warnings()
+    # ``not s.strip()``, without building a stripped copy of every line
+    empty = [i for i, s in enumerate(lines) if not s or s.isspace()]
     if empty:
         warnings.append(DataWarning(
             shown, "empty_lines", f"{len(empty)} empty line(s) (scored as empty segments)",
-            len(empty), text.count("\n", 0, empty[0]) + 1))
+            len(empty), empty[0] + 1))
     if check_tokenized:
-        # lines ending in " .": each is followed by "\n" in the text, but an unterminated last
-        tok = text.count(" .\n") + (not text.endswith("\n") and text.endswith(" ."))
+        tok = sum(1 for s in lines if s.endswith(" ."))
         if tok >= TOKENIZED_THRESHOLD:
             first = next(i for i, s in enumerate(lines) if s.endswith(" ."))
             warnings.append(DataWarning(
                 shown, "looks_tokenized", f"{tok} lines end in a tokenized period (' .'); the "
                 "text looks tokenized already, which may hurt the score; detokenize it",
                 tok, first + 1))
-    return TextFile(shown, lines, hashlib.sha256(data).hexdigest(), len(data), warnings)
+    return TextFile(shown, lines, reader.sha256, reader.bytes, warnings)
 
 
 def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
@@ -263,6 +246,8 @@ def check_same_length(files: Sequence[TextFile], what: str = "") -> None:
 
 
 __all__ = [
-    "BOM", "check_same_length", "DataWarning", "decode", "display_path", "parse_segments",
-    "read_bytes", "read_lines", "read_segments", "split_lines", "TextFile", "TOKENIZED_THRESHOLD",
+    "CHUNK_BYTES", "check_same_length", "DataWarning", "decode", "display_path",
+    "open_regular", "parse_segments", "raise_hint", "read_bytes", "read_capped",
+    "read_segments", "read_stream", "split_lines", "stream_segments", "TextFile",
+    "TOKENIZED_THRESHOLD",
 ]

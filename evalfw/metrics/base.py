@@ -188,6 +188,13 @@ class Metric(Component):
         return self.name
 
     @property
+    def max_segment_chars(self) -> int | None:
+        """The most characters a segment (hypothesis or reference line) may have for this
+        metric, or None (no limit). A longer line is refused, naming its file and line, before
+        anything is computed. Default None."""
+        return None
+
+    @property
     def length_unit(self) -> str:
         """The plural noun of what :meth:`lengths` counts (``13a tokens``, ``characters``),
         which bucket labels and axes name. Default ``words``: the runner's whitespace count

@@ -14,9 +14,12 @@ option, a segment-score cache and everything evalfw does with a metric::
             return model.score([(x.source, x.hypothesis, x.references[0]) for x in batch])
 
 Segments go to ``predict`` in batches of ``batch_size`` (an option, like ``device``), only
-those whose score is not cached yet: the cache (:mod:`evalfw.metrics._score_cache`) is keyed by
-the model's name and version, the options that change scores and the segment's texts, so a
-re-run and ``evalfw verify`` do not run the model again. Scores must be finite numbers; the
+those whose score is not cached yet, each distinct input once, sorted by length (so a batch
+pads little): the cache (:mod:`evalfw.metrics._score_cache`) is keyed by the model's identity
+(:meth:`ModelMetric.cache_identity`: name and version by default), the options that change
+scores and the segment's texts, so a re-run, ``evalfw verify`` and another system with the same
+line do not run the model again. A library with its own batching loop (COMET's ``predict``)
+sets ``own_batching`` and gets every pending input in one call. Scores must be finite numbers; the
 corpus score is their mean (:class:`~evalfw.metrics.segment_mean.SegmentMean`); its scale is
 the class's ``score_scale`` (declare it), or inferred from the scores when the class declares
 none. A model must
@@ -32,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from evalfw.errors import InputError, PluginError
+from evalfw.errors import EvalfwError, InputError, PluginError
 from evalfw.limits import LIMITS
 from evalfw.metrics.base import SegmentContext
 from evalfw.metrics.segment_mean import SegmentMean
@@ -72,9 +75,13 @@ class ModelMetric(SegmentMean):
     options_schema: ClassVar[Mapping[str, Any]] = {
         "type": "object", "properties": dict(RUN_OPTIONS), "additionalProperties": False}
 
-    # loaded models per (class, device), shared by every instance in this process: a metric
-    # is built per test set, and loading a model is the expensive part
-    _models: ClassVar[dict[tuple[type, str], Any]] = {}
+    #: True: ``predict`` gets every pending input at once (sorted by length) and batches them
+    #: itself by the ``batch_size`` option, as a library with its own batching loop does
+    own_batching: ClassVar[bool] = False
+
+    # loaded models per (class, device, model identity), shared by every instance in this
+    # process: a metric is built per test set, and loading a model is the expensive part
+    _models: ClassVar[dict[tuple[Any, ...], Any]] = {}
 
     @abstractmethod
     def load(self, device: str) -> Any:
@@ -88,13 +95,33 @@ class ModelMetric(SegmentMean):
         """The options that change scores (all but batch size, device and cache)."""
         return {k: v for k, v in self.options.items() if k not in RUN_OPTIONS}
 
+    def cache_identity(self) -> tuple[str, ...]:
+        """What the model's scores depend on besides options and texts: the model's name and
+        version by default. A metric whose model is an option (a checkpoint path) returns
+        its content's identity, so a moved file keeps its cached scores."""
+        return (self.model_name, self.model_version)
+
+    def uses_references(self) -> bool:
+        """False for a reference-free (quality estimation) model: its inputs and cache keys
+        then carry no references, and its scores do not change with them."""
+        return True
+
+    def model_label(self) -> str:
+        """How signatures and messages name the model: ``name@version``."""
+        return f"{self.model_name}@{self.model_version}"
+
+    @staticmethod
+    def input_length(item: ModelInput) -> int:
+        """The sort key of batching: characters the model reads for ``item``."""
+        return len(item.source or "") + len(item.hypothesis) + sum(map(len, item.references))
+
     def model(self) -> Any:
-        key = (type(self), self.options["device"])
+        key = (type(self), self.options["device"], self.cache_identity())
         if key not in ModelMetric._models:
             try:
                 ModelMetric._models[key] = self.load(self.options["device"])
             except Exception as exc:
-                raise PluginError(f"metric '{self.name}': loading model {self.model_name} on "
+                raise PluginError(f"metric '{self.name}': loading model {self.model_label()} on "
                                   f"{self.options['device']} failed: {type(exc).__name__}: "
                                   f"{exc}") from exc
         return ModelMetric._models[key]
@@ -104,52 +131,74 @@ class ModelMetric(SegmentMean):
         from evalfw.metrics import _score_cache
 
         source = context.source if context is not None else None
+        refs = zip(*references) if self.uses_references() else ((),) * len(hypotheses)
         inputs = [ModelInput(None if source is None else source[i], hyp,
-                             tuple(r for r in refs if r is not None))
-                  for i, (hyp, refs) in enumerate(zip(hypotheses, zip(*references)))]
-        options = self.output_options()
-        keys = [_score_cache.key(self.model_name, self.model_version, options, x.source,
+                             tuple(r for r in seg_refs if r is not None))
+                  for i, (hyp, seg_refs) in enumerate(zip(hypotheses, refs))]
+        options, identity = self.output_options(), list(self.cache_identity())
+        keys = [_score_cache.key(identity[0], "|".join(identity[1:]), options, x.source,
                                  x.hypothesis, x.references) for x in inputs]
         cache = _score_cache.ScoreCache() if self.options["cache"] else None
         known = cache.get(keys) if cache is not None else {}
-        todo = [i for i, k in enumerate(keys) if k not in known]
-        fresh = self._predict_all([inputs[i] for i in todo])
+        # each distinct input once: the first segment that has it
+        first: dict[str, int] = {}
+        for i, k in enumerate(keys):
+            if k not in known:
+                first.setdefault(k, i)
+        fresh = self._predict_all([inputs[i] for i in first.values()],
+                                  [i + 1 for i in first.values()])
+        scores = dict(zip(first, fresh))
         if cache is not None:
-            cache.put((keys[i], s) for i, s in zip(todo, fresh))
+            cache.put(scores.items())
             cache.close()
-        scores = dict(zip(todo, fresh))
-        return self.rows([known[k] if k in known else scores[i] for i, k in enumerate(keys)])
+        return self.rows([known[k] if k in known else scores[k] for k in keys])
 
-    def _predict_all(self, inputs: Sequence[ModelInput]) -> list[float]:
-        out: list[float] = []
+    def _predict_all(self, inputs: Sequence[ModelInput], segments: Sequence[int]) -> list[float]:
+        """Scores of ``inputs`` (segment numbers ``segments``, for messages), predicted in
+        batches of similar length."""
+        out = [0.0] * len(inputs)
         if not inputs:
             return out
+        order = sorted(range(len(inputs)), key=lambda i: self.input_length(inputs[i]))
         model, size = self.model(), self.options["batch_size"]
-        for start in range(0, len(inputs), size):
-            batch = inputs[start:start + size]
+        step = len(order) if self.own_batching else size
+        for start in range(0, len(order), step):
+            part = order[start:start + step]
+            batch = [inputs[i] for i in part]
+            where = _segments_text([segments[i] for i in part])
             try:
                 got = [float(s) for s in self.predict(model, batch)]
+            except EvalfwError:
+                raise
             except Exception as exc:
                 raise PluginError(f"metric '{self.name}' raised {type(exc).__name__}: {exc} "
-                                  f"scoring segments {start + 1}-{start + len(batch)}") from exc
+                                  f"scoring {where}") from exc
             if len(got) != len(batch):
                 raise PluginError(f"metric '{self.name}' returned {len(got)} scores for a "
-                                  f"batch of {len(batch)}")
+                                  f"batch of {len(batch)} ({where})")
             bad = next((i for i, s in enumerate(got) if not math.isfinite(s)), None)
             if bad is not None:
-                raise InputError(f"metric '{self.name}' scored segment {start + bad + 1} "
+                raise InputError(f"metric '{self.name}' scored segment {segments[part[bad]]} "
                                  f"{got[bad]!r}; model scores must be finite")
-            out += got
+            for i, score in zip(part, got):
+                out[i] = score
         return out
 
     def signature(self, nrefs: int | str) -> str:
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.output_options().items()))
-        return (f"nrefs:{nrefs}|model:{self.model_name}@{self.model_version}"
+        return (f"nrefs:{nrefs}|model:{self.model_label()}"
                 + (f"[{opts}]" if opts else "") + f"|{self.name}:{self.version}")
 
     def statistics_key(self) -> Any:
         return (type(self).__module__, type(self).__qualname__, self.name, self.version,
-                self.model_name, self.model_version, repr(sorted(self.output_options().items())))
+                *self.cache_identity(), repr(sorted(self.output_options().items())))
+
+
+def _segments_text(numbers: Sequence[int]) -> str:
+    """``segments 3, 8, 12`` (the first few of a batch)."""
+    shown = ", ".join(map(str, sorted(numbers)[:5]))
+    return f"segment{'s' if len(numbers) > 1 else ''} {shown}" + \
+        (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
 
 
 __all__ = ["ModelInput", "ModelMetric", "RUN_OPTIONS"]

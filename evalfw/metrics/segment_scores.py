@@ -67,7 +67,7 @@ class SegmentScores(SegmentMean):
             have = ", ".join(sorted(context.scores)) if context else ""
             raise InputError(f"metric segment-scores: no scores '{name}' for {where} (the test "
                              f"set has: {have or 'none'}); add them under segment_scores")
-        scores = list(context.scores[name])
+        scores = context.scores[name]
         if len(scores) != len(hypotheses):
             raise InputError(f"metric segment-scores: {len(scores)} scores '{name}' for "
                              f"{len(hypotheses)} segments of system '{context.system}'")

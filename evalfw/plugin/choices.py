@@ -40,18 +40,69 @@ def lookup(host: Components, kind: str, name: str, path: Path, checker: OptionCh
         checker.fail(path, str(exc), type(exc))  # type: ignore[arg-type]
 
 
-def check_schema_valid(entry: Any, kind: str) -> dict[str, Any]:
-    """The entry's options schema as plain JSON, after checking it is a valid JSON Schema."""
+def schema_problem(schema: Any) -> str | None:
+    """Why ``schema`` cannot be a component's ``options_schema`` (not a mapping, not a valid
+    JSON Schema, a ``$ref`` outside the schema itself, which validation would fetch), or
+    None."""
     import jsonschema
 
-    schema = plain(entry.cls.options_schema)
+    if not isinstance(schema, Mapping):
+        return f"it is {type(schema).__name__}, not a mapping"
     try:
-        jsonschema.Draft202012Validator.check_schema(schema)
+        found = plain(schema)
+    except RecursionError:
+        return "it is nested too deeply"
+    # a property may be called "$ref" (a mapping then): only strings are references
+    remote = next((v for k, v in _pairs(found) if k in ("$ref", "$dynamicRef")
+                   and isinstance(v, str) and not v.startswith("#")), None)
+    if remote is not None:
+        return f"it refers to {remote[:80]!r}; an options schema may refer only to itself"
+    if _plainly_valid(found):
+        return None  # most schemas: valid without importing jsonschema
+    try:
+        jsonschema.Draft202012Validator.check_schema(found)
     except jsonschema.SchemaError as exc:
+        return str(exc.message)
+    except RecursionError:
+        return "it is nested too deeply"
+    return None
+
+
+def _plainly_valid(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` is in the flat language :mod:`evalfw.plugin.options` validates
+    itself, with every keyword's argument of the type JSON Schema requires."""
+    from evalfw.plugin.options import is_flat
+
+    if not is_flat(schema, {}):
+        return False
+    subs = [schema, *schema.get("properties", {}).values()]
+    return all(isinstance(sub.get(k, ""), str) for sub in subs for k in ("description", "title")) \
+        and all(isinstance(sub.get("enum", []), list) and sub.get("type") != []
+                for sub in subs[1:])
+
+
+def _pairs(value: Any) -> list[tuple[str, Any]]:
+    """Every (key, value) of every mapping nested in ``value``."""
+    out: list[tuple[str, Any]] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            out += item.items()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return out
+
+
+def check_schema_valid(entry: Any, kind: str) -> dict[str, Any]:
+    """The entry's options schema as plain JSON, after checking it is a valid JSON Schema."""
+    problem = schema_problem(entry.cls.options_schema)
+    if problem is not None:
         raise PluginError(
             f"{entry.plugin.provider}: {kind.replace('_', ' ')} '{entry.name}' has an invalid "
-            f"options_schema: {exc.message}; report this to the plugin's author") from None
-    return schema
+            f"options_schema: {problem}; report this to the plugin's author")
+    return plain(entry.cls.options_schema)  # type: ignore[no-any-return]
 
 
 def check_choice(host: Components, kind: str, value: Any, path: Path, checker: OptionChecker,
@@ -111,5 +162,5 @@ def component_schema(host: Components, kind: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["check_choice", "check_schema_valid", "choices_text", "component_schema", "lookup",
-           "plain"]
+__all__ = ["check_choice", "check_schema_valid", "choices_text",
+           "component_schema", "lookup", "plain", "schema_problem"]

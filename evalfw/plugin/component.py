@@ -60,6 +60,36 @@ class Component(ABC):
         return f"<{self.kind} {self.describe()}>"
 
 
+#: what a component's name may be: the rule of names in configs (``$defs/label`` of the
+#: config schema), so a name never carries a newline, a control or a bidi character that
+#: would spoof what a terminal shows
+NAME_PATTERN = r"^[A-Za-z0-9._-]+$"
+NAME_MAX = 128
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a component, or None."""
+    import re
+
+    if not isinstance(name, str):
+        return f"its name is {type(name).__name__} {repr(name)[:40]}, not a string"
+    if not name or len(name) > NAME_MAX or not re.fullmatch(NAME_PATTERN, name):
+        return (f"its name {ascii(name)[:80]} is not 1 to {NAME_MAX} letters, digits, '.', '_' "
+                "and '-'")
+    return None
+
+
+def unprintable(text: str) -> str | None:
+    """The first character of ``text`` a terminal would not print as itself (a control,
+    format or bidi character, a line or paragraph separator), as ``U+XXXX``; or None."""
+    import unicodedata
+
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            return f"U+{ord(char):04X}"
+    return None
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -110,4 +140,5 @@ class Components(Protocol):
     def component(self, kind: str, name: str, options: Any = None) -> Any: ...
 
 
-__all__ = ["EMPTY_OPTIONS", "Component", "ComponentChoice", "Components", "Registry", "declares"]
+__all__ = ["EMPTY_OPTIONS", "Component", "ComponentChoice", "Components", "declares",
+           "name_problem", "NAME_MAX", "NAME_PATTERN", "Registry", "unprintable"]

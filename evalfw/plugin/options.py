@@ -49,7 +49,7 @@ def resolve_options(cls: type[Any], options: dict[str, Any]) -> dict[str, Any]:
 
 def first_error(schema: dict[str, Any], values: dict[str, Any]) -> tuple[str, str] | None:
     """(where, message) of the error jsonschema lists first for ``values``, or None."""
-    if _is_flat(schema, values):
+    if is_flat(schema, values):
         return _flat_first_error(schema, values)
     return jsonschema_first_error(schema, values)
 
@@ -66,7 +66,8 @@ def jsonschema_first_error(schema: dict[str, Any], values: dict[str, Any]) -> tu
     return ".".join(str(p) for p in err.path) or "(options)", err.message
 
 
-def _is_flat(schema: dict[str, Any], values: dict[str, Any]) -> bool:
+def is_flat(schema: dict[str, Any], values: dict[str, Any]) -> bool:
+    """Whether ``schema`` and ``values`` are in the small language checked here directly."""
     if not set(schema) <= _TOP_KEYWORDS or schema.get("type", "object") != "object":
         return False
     if not isinstance(schema.get("additionalProperties", True), bool):
@@ -181,5 +182,5 @@ class PlainChecker:
 
 
 __all__ = [
-    "first_error", "jsonschema_first_error", "OptionChecker", "PlainChecker", "resolve_options",
+    "first_error", "is_flat", "jsonschema_first_error", "OptionChecker", "PlainChecker", "resolve_options",
 ]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -163,6 +164,32 @@ def load_segments(version_dir: Path, record: dict[str, Any]) -> dict[str, np.nda
     return read_segments(data, record, str(path))
 
 
+def files_problem(version_dir: Path, record: Mapping[str, Any]) -> str | None:
+    """Why a version's files do not match its record (its segments file missing, not a
+    regular file, beyond the size limit, or with another sha256), or None. The file is read
+    in blocks, so any size costs one block of memory."""
+    import stat
+
+    path = version_dir / SEGMENTS_FILE
+    try:
+        facts = os.stat(path)  # before opening: opening a FIFO would wait for a writer
+        if not stat.S_ISREG(facts.st_mode):
+            return f"{SEGMENTS_FILE} is not a regular file"
+        if facts.st_size > max_segments_bytes():
+            return f"{SEGMENTS_FILE} is larger than EVALFW_MAX_SEGMENTS_BYTES"
+        with open(path, "rb") as fh:
+            digest = hashlib.sha256()
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except FileNotFoundError:
+        return f"{SEGMENTS_FILE} is missing"
+    except OSError as exc:
+        return f"{SEGMENTS_FILE} cannot be read ({exc.strerror or exc})"
+    if digest.hexdigest() != record["segments"]["sha256"]:
+        return f"{SEGMENTS_FILE} does not match the record (another sha256)"
+    return None
+
+
 def headline(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Per test set, the best system by the first metric's first level, in the metric's
     direction (for listings)."""
@@ -191,9 +218,14 @@ def inputs_sha256(record: Mapping[str, Any]) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, Any]]:
+def list_runs(runs_dir: Path, experiment: str | None = None,
+              judge: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+              ) -> list[dict[str, Any]]:
     """Summaries of every complete version (of ``experiment``, or of all), oldest first.
-    A version whose record cannot be read is listed with its error instead of hiding it."""
+    A version whose record cannot be read is listed with its error instead of hiding it.
+    ``judge`` gives a record its metrics' directions as the installed metrics have them, so
+    the headline's best system is not the record's to choose (the CLI passes the rebuilt
+    metrics' view; without it the record's own entries are used)."""
     if experiment is not None and not (runs_dir / experiment).is_dir():
         raise RecordError(f"no experiment '{experiment}' in {runs_dir}"
                           f"{suggest(experiment, experiments(runs_dir))}; `evalfw runs` lists them")
@@ -209,16 +241,19 @@ def list_runs(runs_dir: Path, experiment: str | None = None) -> list[dict[str, A
                     continue  # removed since the listing (pruned by another process)
                 entry["error"] = str(exc)
             else:
+                problem = files_problem(path, record)
+                if problem is not None:
+                    entry["damaged"] = problem
                 entry.update(created=record["created"],
                              config_sha256=record["config"]["resolved_sha256"],
                              inputs_sha256=inputs_sha256(record),
                              test_sets=[t["name"] for t in record["test_sets"]],
-                             headline=headline(record))
+                             headline=headline(judge(record) if judge else record))
             out.append(entry)
     return out
 
 
 __all__ = [
-    "DEFAULT_RUNS_DIR", "experiments", "headline", "inputs_sha256", "list_runs", "load_record",
+    "DEFAULT_RUNS_DIR", "experiments", "files_problem", "headline", "inputs_sha256", "list_runs", "load_record",
     "load_segments", "open_run", "resolve_run", "StoredRun", "versions",
 ]

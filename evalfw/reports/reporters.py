@@ -90,8 +90,39 @@ class CsvReporter(Reporter):
         return buf.getvalue()
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|")
+#: what a name embedded in Markdown must not be read as: HTML (``<``, ``&``; ``>`` too, for
+#: symmetry), and the inline Markdown it could start: escapes, code, emphasis, strikethrough,
+#: links and images, table cells, e-mail autolinks (``a@b``; the colon of a URL scheme and
+#: the dot of ``www.`` are escaped where they occur)
+_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_MD_ESCAPED = set("\\`*_~[]|@")
+
+
+def md_escape(text: str, line: bool = False) -> str:
+    """``text`` as Markdown that renders as exactly this text in a table cell (or, with
+    ``line``, as a line of its own): HTML characters as entities, Markdown's inline
+    metacharacters backslash-escaped, a ``www.`` (an autolink on GitHub) broken by an
+    escaped dot, control characters replaced; a line's leading block marker (``#``, ``-``,
+    ``+``, ``=``, ``1.``) escaped too."""
+    import re
+
+    out = []
+    for char in text:
+        if char in _MD_ENTITIES:
+            out.append(_MD_ENTITIES[char])
+        elif char in _MD_ESCAPED:
+            out.append("\\" + char)
+        elif char < " " or char == "\x7f":
+            out.append("\ufffd")
+        else:
+            out.append(char)
+    escaped = "".join(out)
+    escaped = re.sub(r"(?i)(www)\.", r"\1\\.", escaped)
+    escaped = re.sub(r"(?i)\b(https?|ftp|mailto|xmpp)(:)", r"\1\\\2", escaped)
+    if not line:
+        return escaped
+    escaped = re.sub(r"^(\s*)(\d+)([.)])", r"\1\2\\\3", escaped)
+    return re.sub(r"^(\s*)([#+=-])", r"\1\\\2", escaped)
 
 
 class MarkdownReporter(Reporter):
@@ -103,10 +134,10 @@ class MarkdownReporter(Reporter):
     def render(self, record: Mapping[str, Any]) -> str:
         grid = _grid(record, self.options["decimals"])
         head = ["System", *(f"{c.test_set} {c.label}" for c in grid.columns)]
-        out = ["| " + " | ".join(_md_escape(h) for h in head) + " |",
+        out = ["| " + " | ".join(md_escape(h) for h in head) + " |",
                "|:---|" + "---:|" * len(grid.columns)]
         for s in grid.systems:
-            out.append("| " + " | ".join([_md_escape(s), *(grid.value(s, c) for c in
+            out.append("| " + " | ".join([md_escape(s), *(grid.value(s, c) for c in
                                                           grid.columns)]) + " |")
         sig = grid.significance
         if sig:
@@ -116,10 +147,10 @@ class MarkdownReporter(Reporter):
             head = _tests_block.header(sig)
             if tests:
                 out += ["", f"{_tests_block.TITLE}:", "",
-                        "| " + " | ".join(head) + " |",
+                        "| " + " | ".join(md_escape(h) for h in head) + " |",
                         "|:---|:---|:---|" + "---:|" * (len(head) - 3),
-                        *("| " + " | ".join(_md_escape(c) for c in row) + " |" for row in tests)]
-            out += ["", *(_md_escape(x) for x in sig.legend())]
+                        *("| " + " | ".join(md_escape(c) for c in row) + " |" for row in tests)]
+            out += ["", *(md_escape(x, line=True) for x in sig.legend())]
         return "\n".join(out) + "\n"
 
 
@@ -173,5 +204,5 @@ class HtmlReporter(Reporter):
 
 __all__ = [
     "CSV_FIELDS", "CsvReporter", "HtmlReporter", "JsonReporter",
-    "latex_escape", "LatexReporter", "MarkdownReporter", "TableReporter",
+    "latex_escape", "LatexReporter", "MarkdownReporter", "md_escape", "TableReporter",
 ]

@@ -29,7 +29,7 @@ import numpy as np
 
 from evalfw.analysis import export
 from evalfw.errors import InputError
-from evalfw.io.text import read_lines
+from evalfw.io.text import read_segments
 from evalfw.metrics.base import SegmentLengths
 from evalfw.tokenizers.base import Tokenizer
 
@@ -42,12 +42,12 @@ EXPORT_FILES = {"csv": "sentences.csv", "jsonl": "sentences.jsonl"}
 
 
 def _lines(path: Any, recorded: Mapping[str, str]) -> list[str]:
-    shown, lines, sha256 = read_lines(path)
-    want = recorded.get(shown)
-    if want is not None and want != sha256:
-        raise InputError(f"{shown} changed while the run was scoring it (sha256 "
-                         f"{want[:12]}... -> {sha256[:12]}...); run again on stable inputs")
-    return lines
+    text = read_segments(path)
+    want = recorded.get(text.path)
+    if want is not None and want != text.sha256:
+        raise InputError(f"{text.path} changed while the run was scoring it (sha256 "
+                         f"{want[:12]}... -> {text.sha256[:12]}...); run again on stable inputs")
+    return text.lines
 
 
 def _recorded(ts: TestSetConfig, ev: Evaluation) -> dict[str, str]:

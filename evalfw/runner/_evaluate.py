@@ -22,8 +22,9 @@ from evalfw.errors import ConfigError, InputError
 from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
+from evalfw.metrics.segment_limit import check_segment_lengths
 from evalfw.runner import cache as stats_cache
-from evalfw.runner._jobs import TestSetWork, resources_of, run_jobs
+from evalfw.runner._jobs import TestSetWork, check_alike, resources_of, run_jobs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,7 +84,7 @@ def build_metric(host: PluginHost, config: MetricConfig, ts: TestSetConfig) -> M
     metric that takes a tokenizer and chooses none)."""
     cls = host.registry("metric").get(config.metric)
     try:
-        return cls.create(config.options_for(ts, cls), host=host)
+        return host.metric(config.metric, config.options_for(ts, cls))
     except ConfigError as exc:
         raise type(exc)(f"metric '{config.name}' on test set '{ts.name}': {exc}") from exc
 
@@ -179,6 +180,7 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
     """Read the inputs, record the specs and hand the statistics jobs to ``executor``."""
     inputs = _read_test_set(ts, ev)
     refs, systems = inputs.references, inputs.systems
+    check_segment_lengths([*refs, *systems], metrics.values())
     nrefs = len(refs)
     by_key: dict[Hashable, Metric] = {}
     for config in cfg.metrics:
@@ -234,6 +236,8 @@ def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
             store.store(started.keys[job], stats)
     for _ in hits:
         tick(ts.name)
+    for key, metric in metrics_by_key(metrics).items():  # every system's rows alike
+        check_alike(metric, [hits.get(job, fresh.get(job)) for job in jobs if job[1] == key])
     cells = {job: ev.add_cell(ts.name, ts.systems[job[0]][0], hits.get(job, fresh.get(job)))
              for job in jobs}
     for s, (name, _) in enumerate(ts.systems):
@@ -246,6 +250,14 @@ def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
                 row = _corpus_row(metric, stats, nrefs) if level == "corpus" else \
                     _sentence_row(metric, stats, ev)
                 ev.results.append({**base, "level": level, **row, "segments": cell})
+
+
+def metrics_by_key(metrics: dict[str, Metric]) -> dict[Hashable, Metric]:
+    """One metric per statistics key (the first of the config's that has it)."""
+    out: dict[Hashable, Metric] = {}
+    for metric in metrics.values():
+        out.setdefault(metric.statistics_key(), metric)
+    return out
 
 
 def _cached(store: stats_cache.StatsCache | None, jobs: list[tuple[int, Hashable]],
@@ -268,7 +280,7 @@ def _cached(store: stats_cache.StatsCache | None, jobs: list[tuple[int, Hashable
     keys = {job: key(job) for job in jobs}
     hits = {}
     for job, key in keys.items():
-        found = store.load(key, by_key[job[1]])
+        found = store.load(key, by_key[job[1]], len(inputs.references[0].lines))
         if found is not None:
             hits[job] = found
     store.hits += len(hits)

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError, PluginError
 from evalfw.metrics.base import SegmentContext
+from evalfw.metrics._returns import Refused
+from evalfw.metrics.boundary import BoundaryError, refused
 
 if TYPE_CHECKING:
     import numpy as np
@@ -135,7 +137,11 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
     shard = SegmentContext(context.test_set, context.system, context.langs,
                            context.source[start:stop] if context.source else None,
                            {n: v[start:stop] for n, v in context.scores.items()})
-    return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)), shard)
+    try:
+        return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)),
+                                    shard)
+    except BoundaryError as exc:  # its segment counted in the shard: in the test set
+        raise exc.shifted(start) from exc
 
 
 def resources_of(metric: Metric) -> dict[str, float]:
@@ -252,7 +258,7 @@ def _sharded(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSet
         return f"{name(shard[:2])}, segments {shard[2] + 1}-{shard[3]}"
 
     return _joined(_named(executor.map(statistics_job, shards, work, shard_done), shards,
-                          shard_name), len(jobs), len(bounds))
+                          shard_name), [work.metrics[job[1]] for job in jobs], len(bounds))
 
 
 def _named(results: Iterator[Any], items: list[Any], name: Callable[[Any], str]
@@ -266,12 +272,28 @@ def _named(results: Iterator[Any], items: list[Any], name: Callable[[Any], str]
         raise exc.naming(name(items[exc.index])) from exc
 
 
-def _joined(results: Iterator[np.ndarray], jobs: int, shards: int) -> Iterator[np.ndarray]:
+def _joined(results: Iterator[np.ndarray], metrics: list[Metric], shards: int
+            ) -> Iterator[np.ndarray]:
+    """Each job's shards as one array; shards whose rows differ in width or dtype are the
+    metric's fault, refused naming it."""
     import numpy as np
 
-    for _ in range(jobs):
-        yield np.concatenate([next(results) for _ in range(shards)], axis=0)
+    for metric in metrics:
+        parts = [next(results) for _ in range(shards)]
+        check_alike(metric, parts)
+        yield np.concatenate(parts, axis=0)
 
 
-__all__ = ["batch_job", "prepared_references", "read_shared", "resources_of", "run_jobs",
-           "statistics_job", "TASKS_PER_THREAD", "TestSetWork"]
+def check_alike(metric: Metric, arrays: list[np.ndarray]) -> None:
+    """Refuse statistics of one metric that differ in columns or dtype (between shards, or
+    between systems: their rows are summed and compared)."""
+    kinds = {(a.shape[1], a.dtype.name) for a in arrays}
+    if len(kinds) > 1:
+        found = ", ".join(f"{c} {d} columns" for c, d in sorted(kinds))
+        raise refused(metric, "segment_statistics", Refused(
+            f"rows of different widths or types for one test set ({found}); a metric's rows "
+            "must be alike for every segment and system"))
+
+
+__all__ = ["batch_job", "check_alike", "prepared_references", "read_shared", "resources_of",
+           "run_jobs", "statistics_job", "TASKS_PER_THREAD", "TestSetWork"]

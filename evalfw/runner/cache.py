@@ -27,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evalfw.metrics.boundary import statistics_problem
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -92,8 +94,9 @@ class StatsCache:
         if problem not in self.problems:
             self.problems.append(problem)
 
-    def load(self, key: str, metric: Metric) -> np.ndarray | None:
-        """The statistics stored under ``key`` if they are intact and ``metric`` accepts them."""
+    def load(self, key: str, metric: Metric, segments: int | None = None) -> np.ndarray | None:
+        """The statistics stored under ``key`` if they are intact, rows a metric may return
+        (``segments`` of them) and ``metric`` accepts them."""
         import numpy as np
 
         path = self.path(key)
@@ -111,7 +114,7 @@ class StatsCache:
         if checksum(stats) != recorded:
             self._note(f"statistics cache entry {path} does not match its checksum; recomputed")
             return None
-        problem = metric.check_statistics(stats)
+        problem = statistics_problem(stats, segments) or metric.check_statistics(stats)
         if problem is not None:
             self._note(f"statistics cache entry {path} is not valid for metric "
                        f"'{metric.name}' ({problem}); recomputed")

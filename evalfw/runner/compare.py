@@ -30,6 +30,7 @@ from evalfw.analysis.power import power_limit
 from evalfw.analysis.results import METHODS, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
 from evalfw.runner._families import family_key, warning
+from evalfw.runner.recorded import describe_changes, recorded_metric
 
 if TYPE_CHECKING:
     import numpy as np
@@ -72,46 +73,6 @@ class Comparison:
                 "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
 
 
-def metric_from_record(host: PluginHost, definition: Mapping[str, Any], where: str) -> Metric:
-    """Rebuild a recorded metric; refuse when what is installed defines it differently (a
-    component or metric version, or an option default, changed)."""
-    try:
-        cls = host.registry("metric").get(definition["name"])
-    except EvalfwError as exc:
-        raise EvalfwError(f"{where}: the run used metric '{definition['name']}', which is not "
-                          f"installed: {exc}") from None
-    metric = cls.from_definition(definition, host)
-    now = metric.definition()
-    if now != dict(definition):
-        changed = describe_changes(definition, now)
-        raise EvalfwError(f"{where}: defined differently now than in the run ({changed}); "
-                          "install the versions the run used to re-score its statistics")
-    return metric
-
-
-def describe_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
-    """``key: old -> new`` for every top-level or option difference of two definitions."""
-    out = []
-    for key in sorted(set(old) | set(new)):
-        if key == "options":
-            continue
-        if old.get(key) != new.get(key):
-            out.append(f"{key} {old.get(key)} -> {new.get(key)}")
-    old_opts, new_opts = old.get("options", {}), new.get("options", {})
-    for key in [*old_opts, *(k for k in new_opts if k not in old_opts)]:
-        if old_opts.get(key) != new_opts.get(key):
-            out.append(f"{key} {_describe(old_opts.get(key))} -> {_describe(new_opts.get(key))}")
-    return ", ".join(out) or "no difference"
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, Mapping) and "name" in value:
-        opts = ",".join(f"{k}={v}" for k, v in sorted(value.items())
-                        if k not in ("name", "version"))
-        return f"{value['name']}@{value.get('version')}" + (f"[{opts}]" if opts else "")
-    return repr(value)
-
-
 def _refs(record: Mapping[str, Any], test_set: str) -> list[dict[str, Any]]:
     return [i for i in record["inputs"] if i["test_set"] == test_set and i["role"] == "reference"]
 
@@ -138,7 +99,10 @@ def differences(a: Mapping[str, Any], b: Mapping[str, Any], metrics: Sequence[st
                        + "; run B " + ", ".join(f"{r['path']} ({r['sha256'][:12]}...)" for r in rb))
         for metric in metrics:
             sa, sb = specs_a.get((name, metric)), specs_b.get((name, metric))
-            if sa and sb and sa["definition"] != sb["definition"]:
+            if not sa or not sb:
+                out.append(f"metric '{metric}' on test set '{name}' has no definition in run "
+                           f"{'A' if not sa else 'B'}")
+            elif sa["definition"] != sb["definition"]:
                 out.append(f"metric '{metric}' on test set '{name}' is defined differently "
                            f"({describe_changes(sa['definition'], sb['definition'])}): "
                            f"{sa['signature']} vs {sb['signature']}")
@@ -178,12 +142,6 @@ def _stats(run: StoredRun, arrays: Mapping[str, Any], test_set: str, label: str,
     return out
 
 
-def _direction(record: Mapping[str, Any], label: str) -> bool:
-    """Whether higher scores of metric ``label`` are better."""
-    return next((bool(m["higher_is_better"]) for m in record["metrics"] if m["name"] == label),
-                True)
-
-
 def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                  metric: str | None = None, alpha: float = 0.05, method: str = "bootstrap",
                  samples: int | None = None, seed: int | None = None,
@@ -204,21 +162,22 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
     comps, where = [], []
     for ts in a["test_sets"]:
         for m in metrics:
-            spec_json = next(s for s in a["specs"]
-                             if (s["test_set"], s["metric"]) == (ts["name"], m))
-            metric = metric_from_record(host, spec_json["definition"], f"metric '{m}'")
+            metric = recorded_metric(host, run_a, ts["name"], m)
+            recorded_metric(host, run_b, ts["name"], m)  # defined as in A (differences)
             sa = _stats(run_a, arrays_a, ts["name"], m, metric)
             sb = _stats(run_b, arrays_b, ts["name"], m, metric)
             result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"
                                  for s in [*sa, *sb] if (s in sa) != (s in sb)]
+            scale = metric.resolve_scale([*sa.values(), *sb.values()])
             for system in [s for s in sa if s in sb]:
-                scale = _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
+                _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
+                _check_rescored(metric, sb[system], run_b, ts["name"], system, m)
                 with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
                     warnings.simplefilter("ignore", UserWarning)
                     out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", metric,
                                               method, n, seed, "default")
                 comps.append(out.comparisons[0])
-                where.append((ts["name"], m, system, scale, _direction(a, m)))
+                where.append((ts["name"], m, system, scale, bool(metric.higher_is_better)))
     if not comps:
         raise EvalfwError("the runs have no system in common (systems are matched by name): "
                           + "; ".join(result.unmatched))
@@ -251,9 +210,9 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
 
 
 def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set: str,
-                    system: str, label: str) -> float:
-    """The rebuilt spec must give the recorded score, else the tests would test other numbers.
-    Returns the result's score scale."""
+                    system: str, label: str) -> None:
+    """The rebuilt spec must give the recorded score, else the tests would test other
+    numbers."""
     row = next(r for r in run.record["results"] if (r["test_set"], r["system"], r["metric"],
                                                     r["level"]) == (test_set, system, label,
                                                                     "corpus"))
@@ -265,7 +224,6 @@ def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set:
         raise RecordError(f"{run.path}: {test_set}/{system}/{label}: the stored statistics "
                           f"score {score!r} now but {recorded!r} was recorded; run "
                           "`evalfw verify` on it to see why")
-    return row["score_scale"]
 
 
 def check(result: Comparison) -> None:
@@ -278,7 +236,4 @@ def check(result: Comparison) -> None:
                                  f"alpha {result.settings['alpha']:g}: {listing}")
 
 
-__all__ = [
-    "check", "compare_runs", "Comparison", "describe_changes", "differences",
-    "metric_from_record",
-]
+__all__ = ["check", "compare_runs", "Comparison", "differences"]

@@ -185,7 +185,7 @@ def _stored_scores(stored: StoredRun, host: PluginHost | None) -> SentenceScores
     hosts: list[PluginHost] = []  # the one built on first use when none is given
 
     def scores(test_set: str, metric: str) -> dict[str, Any]:
-        from evalfw.runner.compare import metric_from_record
+        from evalfw.runner.recorded import metric_from_record
 
         if not arrays:
             arrays.update(stored.segments())

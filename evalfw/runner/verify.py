@@ -29,7 +29,7 @@ from evalfw.errors import EvalfwError, InputError, PowerWarning, RecordError
 from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
-from evalfw.runner.compare import describe_changes
+from evalfw.runner.recorded import describe_changes
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
@@ -113,16 +113,68 @@ def compare_environment(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def compare_specs(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Every recorded metric definition against the one the installed metric gives now, and
+    the definitions the re-run has that the record lacks."""
     out = []
     new_specs = {(s["test_set"], s["metric"]): s for s in new["specs"]}
     for spec in old["specs"]:
         key = (spec["test_set"], spec["metric"])
-        other = new_specs.get(key)
+        other = new_specs.pop(key, None)
         where = f"metric '{key[1]}' on test set '{key[0]}'"
         if other is None:
             out.append(f"{where} is no longer computed")
-        elif spec["definition"] != other["definition"]:
-            out.append(f"{where}: {describe_changes(spec['definition'], other['definition'])}")
+        elif spec != other:
+            changed = describe_changes(spec["definition"], other["definition"]) \
+                if isinstance(spec["definition"], Mapping) else "its definition"
+            rest = [k for k in sorted(set(spec) | set(other))
+                    if k != "definition" and spec.get(k) != other.get(k)]
+            out.append(f"{where}: recorded definition differs from the installed metric's: "
+                       + "; ".join([c for c in [changed] if c != "no difference"]
+                                   + [f"{k} {spec.get(k)!r} -> {other.get(k)!r}" for k in rest]))
+    for key in new_specs:
+        out.append(f"metric '{key[1]}' on test set '{key[0]}': defined now but the record "
+                   "holds no definition of it")
+    return out
+
+
+#: sections of a record the re-run reproduces field by field, and what identifies an item
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "metrics": ("name",),
+    "test_sets": ("name",),
+    "inputs": ("role", "test_set", "system", "scores"),
+}
+
+
+def compare_sections(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """What the record says about its metrics (direction, scale, ...), test sets, inputs and
+    seed, against what the re-run says: a difference is an edited record. (A field the
+    re-run writes and an older record lacks is not one: it did not exist then.)"""
+    out = []
+    if old.get("seed") != new.get("seed"):
+        out.append(f"seed {old.get('seed')!r} -> {new.get('seed')!r}")
+    for section, ids in SECTIONS.items():
+        now = _keyed(new.get(section, []), ids)
+        for key, item in _keyed(old.get(section, []), ids).items():
+            label = f"{section}[{'/'.join(str(k) for k in key if k is not None)}]"
+            other = now.pop(key, None)
+            if other is None:
+                out.append(f"{label}: recorded but not in the re-run")
+                continue
+            out += [f"{label}.{k}: {item[k]!r} -> {other.get(k, 'absent')!r}"
+                    for k in item if item[k] != other.get(k)]
+        out += [f"{section}[{'/'.join(str(k) for k in key if k is not None)}]: in the re-run "
+                "but not recorded" for key in now]
+    return out
+
+
+def _keyed(items: list[Any], ids: tuple[str, ...]) -> dict[tuple[Any, ...], Any]:
+    """Items by their identifying fields, and by order among items that share them (the
+    references of a test set)."""
+    out: dict[tuple[Any, ...], Any] = {}
+    for item in items:
+        key = tuple(item.get(k) for k in ids if isinstance(item, Mapping))
+        n = sum(1 for k in out if k[:-1] == key)
+        out[(*key, n + 1 if n else None)] = item
     return out
 
 
@@ -252,7 +304,9 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
         verdict.problems.append(f"re-running the config failed: {exc}")
         return verdict
     new = outcome.record
-    versions = compare_environment(record, new) + compare_specs(record, new)
+    versions = compare_environment(record, new)
+    # what the record says a metric is must be what it is: never only a note
+    verdict.problems.extend(compare_specs(record, new) + compare_sections(record, new))
     if new["config"]["sha256"] != record["config"]["sha256"]:
         verdict.problems.append(
             f"config {config} changed since the run: sha256 {str(record['config']['sha256'])[:12]}"
@@ -302,6 +356,6 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
 
 
 __all__ = [
-    "check_inputs", "compare_environment", "compare_results", "compare_segments",
-    "compare_significance", "compare_specs", "LABEL_FIELDS", "Verdict", "verify", "verify_stored",
+    "check_inputs", "compare_environment", "compare_results", "compare_sections",
+    "compare_segments", "compare_significance", "compare_specs", "LABEL_FIELDS", "Verdict", "verify", "verify_stored",
 ]

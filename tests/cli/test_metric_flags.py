@@ -11,6 +11,7 @@ import pytest
 
 from evalfw.metrics.chrf.metric import Chrf
 from evalfw.metrics.flags import MetricFlag, metric_flags, resolve
+from tests.support.bounded import time_bound  # noqa: F401  (fixture: each test bounded)
 from tests.support.cli import SUPPORT, evalfw, sacrebleu, write
 
 pytestmark = pytest.mark.parity
@@ -91,8 +92,22 @@ def test_a_flag_clashing_with_the_command_is_refused(files):
     ref, hyp = files
     out = evalfw("score", ref, "-i", hyp, "--plugins-dir", str(SUPPORT / "flag_clash"))
     assert out.returncode != 0 and "Traceback" not in out.stderr
-    assert out.stderr.startswith("evalfw: error: metric 'clash' declares flag --lowercase")
+    assert out.stderr.startswith("evalfw: error: plugin 'clash' (")
+    assert "metric 'clash' declares flag --lowercase, which metric 'bleu' has already" \
+        in out.stderr
     assert out.stderr.count("\n") == 1
+
+
+def test_a_clashing_flag_names_the_plugin_even_when_its_metric_sorts_first(files, tmp_path):
+    # "aaa" sorts before "bleu": the built-in's flag is still the one kept
+    source = (SUPPORT / "flag_clash" / "clash.py").read_text("utf-8")
+    (tmp_path / "early.py").write_text(source.replace('name = "clash"', 'name = "aaa"'), "utf-8")
+    ref, hyp = files
+    out = evalfw("score", ref, "-i", hyp, "--plugins-dir", str(tmp_path))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith("evalfw: error: plugin 'early' (")
+    assert "metric 'aaa' declares flag --lowercase, which metric 'bleu' has already" \
+        in out.stderr
 
 
 def test_flags_of_unselected_metrics_warn(files):

@@ -123,3 +123,37 @@ def test_show_names_the_valid_choices(wide, capsys, option, value, names):
     assert "Traceback" not in err
     for name in names.split(", "):
         assert name in err
+
+
+def test_runs_headline_follows_the_installed_direction(tmp_path, monkeypatch, capsys):
+    """A record that says TER is higher-is-better cannot make `runs` name the worst system
+    the best: the headline takes the direction from the installed metric."""
+    import json
+    import shutil
+
+    from evalfw.cli.main import main
+    from tests.support.runs import REPO, write_config
+
+    shutil.copytree(REPO / "configs" / "sample" / "en-de", tmp_path / "data")
+    write_config(tmp_path / "ter.yaml", (
+        "schema_version: 1\nexperiment: ter\noutput_dir: runs\ntest_sets:\n  - name: t\n"
+        "    langs: en-de\n    references: [data/ref.A.txt]\n"
+        "    systems: {\"*\": \"data/sys/*.txt\"}\nmetrics:\n  - {name: ter, metric: ter}\n"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "ter.yaml", "--quiet"]) == 0
+    version = next((tmp_path / "runs" / "ter").iterdir())
+    record = json.loads((version / "record.json").read_text("utf-8"))
+    corpus = [r for r in record["results"] if r["level"] == "corpus"]
+    lowest = min(corpus, key=lambda r: r["score"])["system"]
+    highest = max(corpus, key=lambda r: r["score"])["system"]
+    assert lowest != highest
+    capsys.readouterr()
+
+    def best() -> str:
+        assert main(["runs", "--runs-dir", "runs", "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)[0]["headline"][0]["best_system"]
+
+    assert best() == lowest
+    record["metrics"][0]["higher_is_better"] = True  # edited: TER as if higher were better
+    (version / "record.json").write_text(json.dumps(record), "utf-8")
+    assert best() == lowest

@@ -11,6 +11,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Iterator
+from typing import ClassVar
 from pathlib import Path
 
 import numpy as np
@@ -131,7 +132,7 @@ def test_contract_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert np.array_equal(ok, [[0.5, 1.0], [0.5, 1.0]])
     with pytest.raises(InputError, match="scored segment 1 nan; model scores must be finite"):
         _Broken().segment_statistics(["x", "b"], [["a", "b"]], ctx)
-    with pytest.raises(PluginError, match="loading model test/broken on cuda failed"):
+    with pytest.raises(PluginError, match="loading model test/broken@1 on cuda failed"):
         _Broken(device="cuda").segment_statistics(["a"], [["a"]], ctx)
     with pytest.raises(EvalfwError, match="batch_size"):
         _Broken(batch_size=0)
@@ -148,3 +149,42 @@ def test_paired_bootstrap_prints_cosines_on_their_own_scale(installed, capsys) -
     cells = re.findall(r"(\d\.\d+) \((\d\.\d+) ± (\d\.\d+)\)", out)
     assert len(cells) == 2 and all(len(x.split(".")[1]) == 4 for c in cells for x in c)
     assert cells[0][0] != cells[1][0] and "± 0.0)" not in out
+
+
+class _Lengths(ModelMetric):
+    """Scores a segment by its hypothesis length; remembers every batch it was given."""
+
+    name = "lengths-model"
+    model_name = "test/lengths"
+    batches: ClassVar[list[list[str]]] = []
+
+    def load(self, device):  # type: ignore[no-untyped-def]
+        return None
+
+    def predict(self, model, batch):  # type: ignore[no-untyped-def]
+        _Lengths.batches.append([x.hypothesis for x in batch])
+        return [float(len(x.hypothesis)) for x in batch]
+
+
+class _WholeLengths(_Lengths):
+    name = "whole-lengths-model"
+    own_batching = True
+
+
+def test_distinct_inputs_once_in_batches_sorted_by_length(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVALFW_CACHE_DIR", str(tmp_path))
+    hyps = ["ccc", "a", "bbbbb", "a", "dd", "ccc", "eeee"]
+    refs = [["r"] * len(hyps)]
+    _Lengths.batches.clear()
+    stats = _Lengths(batch_size=2).segment_statistics(hyps, refs, SegmentContext("t", "s"))
+    assert stats[:, 0].tolist() == [float(len(h)) for h in hyps]
+    assert _Lengths.batches == [["a", "dd"], ["ccc", "eeee"], ["bbbbb"]]
+    _Lengths.batches.clear()  # another system sharing lines: only its new line is predicted
+    _Lengths(batch_size=2).segment_statistics(["dd", "ffffff"], [["r", "r"]],
+                                              SegmentContext("t", "s2"))
+    assert _Lengths.batches == [["ffffff"]]
+    _Lengths.batches.clear()
+    _WholeLengths(batch_size=2, cache=False).segment_statistics(hyps, refs,
+                                                                SegmentContext("t", "s"))
+    assert _Lengths.batches == [["a", "dd", "ccc", "eeee", "bbbbb"]]

@@ -136,14 +136,14 @@ def test_bad_score_files(tmp_path: Path, content: str, column: str | None, words
 
 def test_tsv_and_jsonl_layouts(tmp_path: Path) -> None:
     (tmp_path / "s.tsv").write_text("id\tscore\n1\t0.25\n2\t-1.5\n", "utf-8")
-    assert read_scores(tmp_path / "s.tsv", "score", segments=2).scores == [0.25, -1.5]
+    assert read_scores(tmp_path / "s.tsv", "score", segments=2).scores.tolist() == [0.25, -1.5]
     with pytest.raises(InputError, match="no column 'comet' in the header; its columns are: "
                                          "id, score"):
         read_scores(tmp_path / "s.tsv", "comet")
     with pytest.raises(InputError, match="needs the column to read"):
         read_scores(tmp_path / "s.tsv")
     (tmp_path / "s.jsonl").write_text('{"x": 1}\n{"x": 2.5}\n', "utf-8")
-    assert read_scores(tmp_path / "s.jsonl", "x").scores == [1.0, 2.5]
+    assert read_scores(tmp_path / "s.jsonl", "x").scores.tolist() == [1.0, 2.5]
     (tmp_path / "bad.jsonl").write_text('{"x": 1}\n{"y": 2}\n', "utf-8")
     with pytest.raises(InputError, match=r"bad.jsonl:2: no key 'x'"):
         read_scores(tmp_path / "bad.jsonl", "x")
@@ -173,7 +173,11 @@ def test_command_line(project, capsys) -> None:
                  "--scores", "scores/Medium.txt"]) == 2
     assert "one score file per -i system" in capsys.readouterr().err
     assert main(["score", "-r", refs, "-i", sys_a, "-m", "segment-scores"]) == 2
-    assert "no scores 'scores'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "-m segment-scores reads precomputed scores" in err and "--scores FILE" in err
+    assert "test set ''" not in err and "segment_scores" not in err  # no config advice
+    assert main(["score", "-r", refs, "-i", sys_a, "--scores", "scores/Medium.txt"]) == 2
+    assert "--scores is read by -m segment-scores only" in capsys.readouterr().err
 
 
 def test_statistics_are_checked() -> None:

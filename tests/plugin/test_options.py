@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from evalfw.host.host import PluginHost
-from evalfw.plugin.options import _is_flat, first_error, jsonschema_first_error
+from evalfw.plugin.options import is_flat, first_error, jsonschema_first_error
 
 #: plain values and a few that only jsonschema handles (lists, dicts, tuples)
 VALUES = [
@@ -55,7 +55,7 @@ def test_most_builtin_schemas_take_the_flat_path() -> None:
     # Metrics are not in the count: BLEU's options name components and are resolved by its
     # spec (evalfw.metrics.bleu.spec), not by the option validator.
     components = [(label, schema) for label, schema in BUILTINS if not label.startswith("metric:")]
-    flat = [label for label, schema in components if _is_flat(schema, {})]
+    flat = [label for label, schema in components if is_flat(schema, {})]
     assert len(flat) >= len(components) - 2  # the length bucketers use arrays: jsonschema
     assert "tokenizer:13a" in flat and "counter:clipped" in flat and "reporter:table" in flat
 
@@ -94,7 +94,7 @@ def test_random_flat_schemas_agree_with_jsonschema() -> None:
 
 def test_unhandled_keywords_fall_back_to_jsonschema() -> None:
     schema = {"type": "object", "properties": {"x": {"type": "string", "minLength": 2}}}
-    assert not _is_flat(schema, {"x": "a"})
+    assert not is_flat(schema, {"x": "a"})
     assert first_error(schema, {"x": "a"}) == ("x", "'a' is too short")
 
 

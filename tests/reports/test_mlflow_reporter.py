@@ -92,7 +92,7 @@ def test_a_refusing_store_is_one_error_after_the_run_is_stored(tmp_path, monkeyp
                                                               capsys):
     monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "false")
     uri = (tmp_path / "mlruns").as_uri()
-    with pytest.raises(PluginError, match="the run is stored in .*MLflow refused"):
+    with pytest.raises(PluginError, match="the run is stored in .*the MLflow step failed"):
         run(config(tmp_path, f"{{name: mlflow, tracking_uri: '{uri}'}}"))
     assert main(["run", config(tmp_path, f"{{name: mlflow, tracking_uri: '{uri}'}}")]) == 2
     err = capsys.readouterr().err

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 from evalfw.errors import ConfigError, InputError
-from evalfw.limits import LIMITS
+from evalfw.limits import LIMITS, max_segment_chars
 from evalfw.metrics.base import Metric, SegmentLengths
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.result import ChrfScore, sacrebleu_signature
@@ -105,6 +105,12 @@ class Chrf(Metric):
     @property
     def display_name(self) -> str:
         return self.config.name
+
+    @property
+    def max_segment_chars(self) -> int | None:
+        """Memory grows with a line's length (hash tables of every n-gram): see
+        :func:`evalfw.limits.max_segment_chars`."""
+        return max_segment_chars()
 
     def prepare_references(self, references: Sequence[Sequence[str | None]]) -> ChrfReferences:
         lower = self.config.lowercase

@@ -5,7 +5,8 @@ What sacreBLEU 2.6.0 counts for one (hypothesis, reference) pair of token ids:
 
 - a banded ("beam") edit distance: row i covers the columns around ``floor(i * m / n)`` (in
   doubles) with half-width 25, widened for very unequal lengths and to the end on the last
-  row; ties prefer match/substitution, then deletion, then insertion. The band makes it
+  row; only the band's cells are kept (sacreBLEU keeps whole rows), so memory grows with
+  the lengths, not their product; ties prefer match/substitution, then deletion, then insertion. The band makes it
   differ from Levenshtein, and the trace it leaves chooses the shift candidates, so both are
   reproduced exactly;
 - greedy shifts: each round tries every common run (up to 10 words, start offsets at most 50
@@ -33,37 +34,47 @@ NOP, SUB, DEL, INS = 1, 2, 3, 4
 
 
 def _bands(n: int, m: int) -> list[tuple[int, int]]:
-    """(lo, hi) column range of rows 1..n (index 0 unused), with sacreBLEU's float steps."""
+    """(lo, hi) column range of rows 0..n (row 0 whole), with sacreBLEU's float steps."""
     ratio = m / n if n else 1
     beam = math.ceil(ratio / 2 + BEAM) if BEAM < ratio / 2 else BEAM
-    out = [(0, 0)]
+    out = [(0, m + 1)]
     for i in range(1, n + 1):
         diag = math.floor(i * ratio)
         hi = m + 1 if i == n else min(m + 1, diag + beam)
-        out.append((max(0, diag - beam), hi))
+        lo = max(0, diag - beam)
+        out.append((lo, max(lo, hi)))
     return out
 
 
+# Rows are banded: row i keeps the cells of columns [lo, hi) of its band only, so memory grows
+# with the lengths, not their product. A cell outside the band is INF (and its op undefined),
+# exactly as in a full matrix filled with INF.
+
+
 def _row(word: int, ref: Sequence[int], band: tuple[int, int], prev: list[int],
-         ops: list[int] | None) -> list[int]:
-    cur = [INF] * (len(ref) + 1)
-    for j in range(*band):
+         prev_band: tuple[int, int], ops: list[int] | None) -> list[int]:
+    lo, hi = band
+    plo, phi = prev_band
+    cur: list[int] = []
+    left = INF  # the cell before the band is INF
+    for j in range(lo, hi):
         if j == 0:
-            cur[0] = prev[0] + 1
-            if ops is not None:
-                ops[0] = DEL
-            continue
-        same = word == ref[j - 1]
-        best, op = INF, 0
-        if prev[j - 1] + (0 if same else 1) < best:  # strict: the first of equal costs wins
-            best, op = prev[j - 1] + (0 if same else 1), (NOP if same else SUB)
-        if prev[j] + 1 < best:
-            best, op = prev[j] + 1, DEL
-        if cur[j - 1] + 1 < best:
-            best, op = cur[j - 1] + 1, INS
-        cur[j] = best
+            best, op = (prev[0] if plo == 0 < phi else INF) + 1, DEL
+        else:
+            same = word == ref[j - 1]
+            best, op = INF, 0
+            c = (prev[j - 1 - plo] if plo < j <= phi else INF) + (0 if same else 1)
+            if c < best:  # strict: the first of equal costs wins
+                best, op = c, (NOP if same else SUB)
+            c = (prev[j - plo] if plo <= j < phi else INF) + 1
+            if c < best:
+                best, op = c, DEL
+            if left + 1 < best:
+                best, op = left + 1, INS
+        cur.append(best)
         if ops is not None:
-            ops[j] = op
+            ops.append(op)
+        left = best
     return cur
 
 
@@ -74,13 +85,14 @@ def _round_matrix(hyp: list[int], ref: Sequence[int], bands: list[tuple[int, int
     rows = [list(range(m + 1))]
     ops = [[INS] * (m + 1)]
     for i, word in enumerate(hyp, 1):
-        op_row = [0] * (m + 1)
-        rows.append(_row(word, ref, bands[i], rows[-1], op_row))
+        op_row: list[int] = []
+        rows.append(_row(word, ref, bands[i], rows[-1], bands[i - 1], op_row))
         ops.append(op_row)
     trace = []
     i, j = len(hyp), m
     while i > 0 or j > 0:
-        op = ops[i][j]
+        lo, hi = bands[i]
+        op = ops[i][j - lo] if lo <= j < hi else 0
         trace.append(op)
         if op in (NOP, SUB):
             i, j = i - 1, j - 1
@@ -129,8 +141,8 @@ def _distance_from(cand: list[int], hyp: list[int], ref: Sequence[int],
         s += 1
     prev = rows[s]
     for i in range(s + 1, n + 1):
-        prev = _row(cand[i - 1], ref, bands[i], prev, None)
-    return prev[len(ref)]
+        prev = _row(cand[i - 1], ref, bands[i], prev, bands[i - 1], None)
+    return prev[len(ref) - bands[n][0]]
 
 
 def pair_edits(hyp: Sequence[int], ref: Sequence[int]) -> int:
@@ -143,7 +155,7 @@ def pair_edits(hyp: Sequence[int], ref: Sequence[int]) -> int:
     shifts = checked = 0
     while True:
         rows, align, herr, rerr = _round_matrix(words, ref, bands)
-        pre = rows[n][m]
+        pre = rows[n][m - bands[n][0]]
         best: tuple[int, int, int, int] | None = None
         for sh, sr, length in _runs(words, ref):
             if herr[sh + length] == herr[sh] or rerr[sr + length] == rerr[sr] \

@@ -32,20 +32,23 @@ enum { OP_UNDEF = 0, OP_NOP, OP_SUB, OP_DEL, OP_INS };
 typedef struct {
     int n, m;
     const int32_t *r;
-    int *lo, *hi;       /* band of row i (1..n): columns [lo[i], hi[i]) */
-    int64_t *cost;      /* (n+1) x (m+1) matrix of the round's hypothesis */
-    uint8_t *op;
-    int64_t *ra, *rb;   /* rolling rows for candidates */
+    int *lo, *hi;       /* band of row i (0..n): columns [lo[i], hi[i]) */
+    size_t *off;        /* row i's cells start at cost + off[i] (and op + off[i]) */
+    int64_t *cost;      /* the round's banded rows: only cells inside a band are stored; a */
+    uint8_t *op;        /* cell outside is INF (op undefined), as in a full matrix */
+    int64_t *ra, *rb;   /* rolling rows for candidates (banded too) */
     int32_t *h, *h2;    /* the round's hypothesis, a candidate */
     int *align, *herr, *rerr;  /* herr/rerr: prefix sums of error flags */
     uint8_t *trace;
 } Pair;
 
 /* The band sacreBLEU computes, with its double arithmetic (ratio, floor, ceil). */
-static void bands(Pair *p) {
+/* Row 0 is whole; returns the cells of all rows (the size of cost and op). */
+static size_t bands(Pair *p) {
     int n = p->n, m = p->m;
     double ratio = n ? (double)m / (double)n : 1.0;
     int beam = BEAM < ratio / 2 ? (int)ceil(ratio / 2 + BEAM) : BEAM;
+    p->lo[0] = 0; p->hi[0] = m + 1; p->off[0] = 0;
     for (int i = 1; i <= n; i++) {
         long diag = (long)floor((double)i * ratio);
         long lo = diag - beam < 0 ? 0 : diag - beam;
@@ -53,46 +56,57 @@ static void bands(Pair *p) {
         if (i == n) hi = m + 1;
         p->lo[i] = (int)lo;
         p->hi[i] = (int)(hi > lo ? hi : lo);
+        p->off[i] = p->off[i - 1] + (size_t)(p->hi[i - 1] - p->lo[i - 1]);
     }
+    return p->off[n] + (size_t)(p->hi[n] - p->lo[n]);
 }
 
-/* One row: costs (and ops when op != NULL) from the previous row. Strict '<' in the order
- * diagonal, vertical, horizontal: sacreBLEU's preference on ties. */
+/* Cell j of a banded row (cells of columns [lo, hi) at `row`): INF outside the band. */
+static inline int64_t at(const int64_t *row, int lo, int hi, int j) {
+    return j >= lo && j < hi ? row[j - lo] : INF;
+}
+
+/* Row i (cells of its band into cur, ops into op when op != NULL) from row i - 1 (its band's
+ * cells at prev). Strict '<' in the order diagonal, vertical, horizontal: sacreBLEU's
+ * preference on ties. */
 static void row(const Pair *p, int i, int32_t w, const int64_t *prev, int64_t *cur,
                 uint8_t *op) {
-    int m = p->m, lo = p->lo[i], hi = p->hi[i];
-    for (int j = 0; j <= m; j++) cur[j] = INF;
-    if (op) memset(op, OP_UNDEF, (size_t)m + 1);
+    int lo = p->lo[i], hi = p->hi[i], plo = p->lo[i - 1], phi = p->hi[i - 1];
+    int64_t left = INF;  /* cur[j - 1]; outside the band it is INF */
     for (int j = lo; j < hi; j++) {
-        if (j == 0) {
-            cur[0] = prev[0] + 1;
-            if (op) op[0] = OP_DEL;
-            continue;
-        }
-        int64_t best = INF, c;
+        int64_t best;
         uint8_t bo = OP_UNDEF;
-        int same = w == p->r[j - 1];
-        c = prev[j - 1] + (same ? 0 : 1);
-        if (c < best) { best = c; bo = same ? OP_NOP : OP_SUB; }
-        c = prev[j] + 1;
-        if (c < best) { best = c; bo = OP_DEL; }
-        c = cur[j - 1] + 1;
-        if (c < best) { best = c; bo = OP_INS; }
-        cur[j] = best;
-        if (op) op[j] = bo;
+        if (j == 0) {
+            best = at(prev, plo, phi, 0) + 1;
+            bo = OP_DEL;
+        } else {
+            int64_t c;
+            int same = w == p->r[j - 1];
+            best = INF;
+            c = at(prev, plo, phi, j - 1) + (same ? 0 : 1);
+            if (c < best) { best = c; bo = same ? OP_NOP : OP_SUB; }
+            c = at(prev, plo, phi, j) + 1;
+            if (c < best) { best = c; bo = OP_DEL; }
+            c = left + 1;
+            if (c < best) { best = c; bo = OP_INS; }
+        }
+        cur[j - lo] = best;
+        if (op) op[j - lo] = bo;
+        left = best;
     }
 }
 
 /* The round's matrix, distance and alignment; -1 if the trace meets an undefined cell. */
 static int64_t base(Pair *p) {
-    int n = p->n, m = p->m, W = m + 1;
+    int n = p->n, m = p->m;
     for (int j = 0; j <= m; j++) { p->cost[j] = j; p->op[j] = OP_INS; }
     for (int i = 1; i <= n; i++)
-        row(p, i, p->h[i - 1], p->cost + (size_t)(i - 1) * W, p->cost + (size_t)i * W,
-            p->op + (size_t)i * W);
+        row(p, i, p->h[i - 1], p->cost + p->off[i - 1], p->cost + p->off[i],
+            p->op + p->off[i]);
     int i = n, j = m, k = 0;
     while (i > 0 || j > 0) {  /* backwards; read forwards below */
-        uint8_t o = p->op[(size_t)i * W + j];
+        uint8_t o = j >= p->lo[i] && j < p->hi[i] ? p->op[p->off[i] + (size_t)(j - p->lo[i])]
+                                                   : OP_UNDEF;
         p->trace[k++] = o;
         if (o == OP_NOP || o == OP_SUB) { i--; j--; }
         else if (o == OP_INS) j--;
@@ -119,7 +133,7 @@ static int64_t base(Pair *p) {
             p->rerr[pr + 1] = p->rerr[pr] + 1;
         }
     }
-    return p->cost[(size_t)n * W + m];
+    return p->cost[p->off[n] + (size_t)(m - p->lo[n])];
 }
 
 /* sacreBLEU's shift of h[start:start+len] to before position target (with its quirk for
@@ -147,17 +161,17 @@ static void shift(const int32_t *h, int n, int start, int len, int target, int32
 
 /* Distance of the candidate in h2, from the round's rows of the words it shares. */
 static int64_t candidate(Pair *p) {
-    int n = p->n, m = p->m, W = m + 1, s = 0;
+    int n = p->n, m = p->m, s = 0;
     while (s < n && p->h2[s] == p->h[s]) s++;
-    if (s == n) return p->cost[(size_t)n * W + m];
-    const int64_t *prev = p->cost + (size_t)s * W;
+    if (s == n) return p->cost[p->off[n] + (size_t)(m - p->lo[n])];
+    const int64_t *prev = p->cost + p->off[s];
     int64_t *cur = p->ra;
     for (int i = s + 1; i <= n; i++) {
         row(p, i, p->h2[i - 1], prev, cur, NULL);
         prev = cur;
         cur = cur == p->ra ? p->rb : p->ra;
     }
-    return prev[m];
+    return prev[m - p->lo[n]];
 }
 
 /* Edits of one pair, or -1 (undefined trace cell), -2 (no memory). */
@@ -165,21 +179,25 @@ static int64_t ter_pair(const int32_t *hyp, int n, const int32_t *ref, int m) {
     if (m == 0) return n;
     if (n == 0) return m;
     Pair p = {0};
-    size_t cells = (size_t)(n + 1) * (m + 1);
     p.n = n; p.m = m; p.r = ref;
     p.lo = malloc(sizeof(int) * (n + 1)); p.hi = malloc(sizeof(int) * (n + 1));
+    p.off = malloc(sizeof(size_t) * (n + 1));
+    int64_t result = -2;
+    size_t cells;
+    if (!p.lo || !p.hi || !p.off) goto done;
+    /* the bands hold about n * 2 * BEAM + 2 * m cells: memory grows with the lengths, not
+     * with their product (a full matrix of two 50,000-word lines would take 22 GB) */
+    cells = bands(&p);
     p.cost = malloc(sizeof(int64_t) * cells); p.op = malloc(cells);
     p.ra = malloc(sizeof(int64_t) * (m + 1)); p.rb = malloc(sizeof(int64_t) * (m + 1));
     p.h = malloc(sizeof(int32_t) * n); p.h2 = malloc(sizeof(int32_t) * n);
     p.align = malloc(sizeof(int) * (m + 1));
     p.herr = malloc(sizeof(int) * (n + 1)); p.rerr = malloc(sizeof(int) * (m + 1));
     p.trace = malloc((size_t)n + m + 1);
-    int64_t result = -2;
-    if (!p.lo || !p.hi || !p.cost || !p.op || !p.ra || !p.rb || !p.h || !p.h2 || !p.align
-        || !p.herr || !p.rerr || !p.trace)
+    if (!p.cost || !p.op || !p.ra || !p.rb || !p.h || !p.h2 || !p.align || !p.herr || !p.rerr
+        || !p.trace)
         goto done;
     memcpy(p.h, hyp, sizeof(int32_t) * n);
-    bands(&p);
     int64_t shifts = 0, checked = 0, pre;
     for (;;) {
         pre = base(&p);
@@ -227,7 +245,7 @@ static int64_t ter_pair(const int32_t *hyp, int n, const int32_t *ref, int m) {
     }
     result = shifts + pre;
 done:
-    free(p.lo); free(p.hi); free(p.cost); free(p.op); free(p.ra); free(p.rb);
+    free(p.lo); free(p.hi); free(p.off); free(p.cost); free(p.op); free(p.ra); free(p.rb);
     free(p.h); free(p.h2); free(p.align); free(p.herr); free(p.rerr); free(p.trace);
     return result;
 }

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.errors import InputError
+from evalfw.limits import max_segment_chars
 from evalfw.metrics.base import Metric, SegmentLengths
 from evalfw.metrics.flags import MetricFlag
 from evalfw.metrics.ter import core
@@ -62,6 +63,14 @@ class Ter(Metric):
     @property
     def display_name(self) -> str:
         return "TER"
+
+    @property
+    def max_segment_chars(self) -> int | None:
+        """Memory is bounded by a line's length (a band of the edit distance), but time is
+        not: the shift search of a line of a million characters takes tens of seconds, of
+        ten million minutes. The limit keeps every segment's time bounded: see
+        :func:`evalfw.limits.max_segment_chars`."""
+        return max_segment_chars()
 
     def prepare_references(self, references: Sequence[Sequence[str | None]]
                            ) -> core.PreparedReferences:
