@@ -12,7 +12,8 @@ run's calls with the same arguments (block sizes never change what a stream yiel
 generator ends where the local run's ends, too. Tests compare both ways bit for bit.
 
 Only the client's walk is sequential: drawing is ~30 ms per 1000 resamples of 2000 segments,
-against about ten times that to count and score them.
+against about ten times that to count and score them; AR masks are not drawn but skipped
+over (:func:`skip_bools`).
 """
 
 from __future__ import annotations
@@ -60,21 +61,70 @@ def draw_mask(rng: np.random.Generator, segments: int, rows: int) -> np.ndarray:
 
 
 def job_rows(segments: int, n: int, parallelism: int, multiple: int = 1) -> int:
-    """Rows per job: enough jobs to keep every thread busy, never more than a local block."""
+    """Rows per job: enough jobs to keep every thread busy, and no more (every task costs a
+    few milliseconds on a cluster); a job draws and counts its rows in local blocks
+    (:func:`in_blocks`), so its memory stays that of one."""
     want = max(MIN_JOB_ROWS, math.ceil(n / max(1, parallelism * JOBS_PER_THREAD)))
-    want = multiple * math.ceil(want / multiple)
-    return max(multiple, min(want, rs.block_rows(segments, multiple)))
+    return max(multiple, multiple * math.ceil(want / multiple))
+
+
+def in_blocks(rng: np.random.Generator, segments: int, rows: int, draw: Draw,
+              multiple: int = 1) -> Iterator[np.ndarray]:
+    """``draw(rng, segments, rows)`` in consecutive local blocks of at most
+    :func:`~evalfw.analysis.resampling.block_rows` rows: the same draws (a multiple of 32 AR
+    rows fills whole 32-bit draws, so the stream does not see where a block ends)."""
+    step = rs.block_rows(segments, multiple)
+    for start in range(0, rows, step):
+        yield draw(rng, segments, min(step, rows - start))
+
+
+def skip_bools(bits: np.random.PCG64, count: int) -> None:
+    """``bits`` as after ``integers(2, size=count, dtype=bool)`` drew from it, without
+    drawing. numpy fills booleans from 32-bit draws, 32 per draw (a fresh buffer per call);
+    PCG64 serves two 32-bit draws per 64-bit step, the low half first, keeping the high half
+    (``has_uint32``, ``uinteger``) for the next 32-bit draw, also across calls."""
+    draws = -(-count // 32)
+    if not draws:
+        return
+    state = bits.state
+    if state["has_uint32"]:  # the kept half is the first draw
+        draws -= 1
+    state["has_uint32"] = 0
+    if draws:
+        # the last 64-bit step: its low half drawn, its high half kept (odd) or drawn too;
+        # numpy leaves a drawn high half in ``uinteger``, and so does this
+        bits.advance(-(-draws // 2) - 1)
+        high = int(bits.random_raw()) >> 32
+        state = bits.state
+        state.update(has_uint32=draws % 2, uinteger=high)
+    bits.state = state
 
 
 def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
          ) -> list[tuple[dict[str, Any], int]]:
-    """(generator state, rows) at the start of each block; ``rng`` advances past them all."""
+    """(generator state, rows) at the start of each block; ``rng`` advances past them all.
+    AR masks on PCG64 (the default) are skipped over arithmetically, not drawn: the client's
+    walk then costs microseconds a block instead of as long as drawing it."""
+    skip = draw is draw_mask and type(rng.bit_generator) is np.random.PCG64
     starts = []
     for start in range(0, n, rows):
         size = min(rows, n - start)
         starts.append((rng.bit_generator.state, size))
-        draw(rng, segments, size)
+        if skip:
+            skip_bools(rng.bit_generator, size * segments)  # type: ignore[arg-type]
+        else:
+            for _ in in_blocks(rng, segments, size, draw):
+                pass
     return starts
+
+
+def walk_job(kind: np.random.Generator, item: tuple[dict[str, Any], int, int, int]
+             ) -> tuple[list[tuple[dict[str, Any], int]], dict[str, Any]]:
+    """:func:`walk` of bootstrap indices as a job (on a cluster, off the client): the
+    blocks' starts and the generator's state after them all."""
+    state, segments, n, rows = item
+    rng = restored(kind, state)
+    return walk(rng, segments, n, rows, draw_indices), rng.bit_generator.state
 
 
 def _counter(starts: Sequence[tuple[Any, int]], n: int,
@@ -145,7 +195,9 @@ class BootstrapWork:
 def bootstrap_job(work: BootstrapWork, item: tuple[dict[str, Any], int]) -> np.ndarray:
     state, rows = item
     segments = work.columns[0].segments
-    return work.scores(draw_indices(restored(work.kind, state), segments, rows))
+    rng = restored(work.kind, state)
+    return np.concatenate([work.scores(idx) for idx in in_blocks(rng, segments, rows,
+                                                                  draw_indices)], axis=0)
 
 
 def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
@@ -153,7 +205,13 @@ def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
                      progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """:func:`evalfw.analysis._default_mode.bootstrap_matrix`, its blocks as jobs."""
     segments = columns[0].segments
-    starts = walk(rng, segments, n, job_rows(segments, n, executor.parallelism), draw_indices)
+    rows = job_rows(segments, n, executor.parallelism)
+    if getattr(executor, "remote", False):  # the walk draws every index: a worker's task
+        starts, end = next(iter(executor.map(walk_job, [(rng.bit_generator.state, segments,
+                                                          n, rows)], rng)))
+        rng.bit_generator.state = end
+    else:
+        starts = walk(rng, segments, n, rows, draw_indices)
     work = BootstrapWork(metric, list(columns), rng)
     parts = list(executor.map(bootstrap_job, starts, work, _counter(starts, n, progress)))
     return np.concatenate(parts, axis=0)
@@ -206,8 +264,11 @@ class ArWork:
 def ar_job(work: ArWork, item: tuple[dict[str, Any], int]) -> list[int]:
     state, rows = item
     segments = work.pairs[0][0].segments
-    mask = draw_mask(restored(work.kind, state), segments, rows)
-    return ar_block_counts(work.metric, work.pairs, work.observed, mask, work.deltas)
+    counts = [0] * len(work.pairs)
+    for mask in in_blocks(restored(work.kind, state), segments, rows, draw_mask, 32):
+        block = ar_block_counts(work.metric, work.pairs, work.observed, mask, work.deltas)
+        counts = [a + b for a, b in zip(counts, block)]
+    return counts
 
 
 def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]],
@@ -226,6 +287,7 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
 
 
 __all__ = [
-    "ar_block_counts", "ar_deltas", "ar_exceedances", "bootstrap_matrix", "job_rows", "Mapper",
-    "Product", "restored", "walk",
+    "ar_block_counts", "ar_deltas", "ar_exceedances", "bootstrap_matrix", "in_blocks", "job_rows",
+    "Mapper", "walk_job",
+    "Product", "restored", "skip_bools", "walk",
 ]

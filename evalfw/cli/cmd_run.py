@@ -17,11 +17,13 @@ EPILOG = """examples:
   evalfw run configs/wmt.yaml
   evalfw run configs/wmt.yaml --set data_root=../shared/data/wmt22 --jobs 4
   evalfw run configs/wmt.yaml --format latex --quiet
+  evalfw run configs/wmt.yaml --executor serial
   evalfw run configs/wmt.yaml --executor dask --scheduler tcp://10.0.0.5:8786
 
 Writes runs/<experiment>/<version>/ (record.json, segments.npz and the config's reports) and
-prints the results table (or --format) on stdout. Progress, data warnings and the version's
-path go to stderr: a live bar (stage n/N, ETA) on a terminal, one line per finished stage
+prints the results table (or --format) on stdout. By default (auto) a run uses one process
+per core when its work is large enough to gain, and says so. Progress, data warnings and the
+version's path go to stderr: a live bar (stage n/N, ETA) on a terminal, one line per finished stage
 otherwise (e.g. in CI logs); --quiet silences all three. Re-render later with `evalfw show`, prove the numbers with `evalfw verify`.
 """
 
@@ -32,12 +34,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser)
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress (bar or stage lines), warnings or storage note on stderr")
-    parser.add_argument("--jobs", "-j", type=LIMITS["jobs"].argtype(), default=1, metavar="N",
-                        help="score systems in N processes (results are identical)")
+    parser.add_argument("--jobs", "-j", type=LIMITS["jobs"].argtype(), default=None,
+                        metavar="N", help="score systems in N processes (results are "
+                                          "identical; 1: this process only)")
     parser.add_argument("--executor", metavar="NAME",
-                        help="where jobs run: serial, processes (what --jobs picks) or dask "
-                             "(needs pip install 'evalfw[dask]'); default: the config's "
-                             "executor:, else by --jobs")
+                        help="where jobs run: auto, serial, processes (what --jobs picks) or "
+                             "dask (needs pip install 'evalfw[dask]'); default: the config's "
+                             "executor:, else by --jobs, else auto (serial, or one process "
+                             "per core when the work is large enough to gain)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="the Dask scheduler to use, e.g. tcp://HOST:8786 (implies "
                              "--executor dask; without it dask starts a local cluster)")
@@ -54,7 +58,7 @@ def command_line(args: argparse.Namespace) -> list[str]:
         argv += ["--set", text]
     if args.format != "table":
         argv += ["--format", args.format]
-    if args.jobs != 1:
+    if args.jobs is not None:
         argv += ["--jobs", str(args.jobs)]
     if args.executor:
         argv += ["--executor", args.executor]
@@ -74,7 +78,7 @@ def executor_for(args: argparse.Namespace) -> Any:
         raise ConfigError(f"--scheduler applies to --executor dask, not '{name}'; drop one")
     options = {"address": args.scheduler} if args.scheduler else {}
     if name == "processes":
-        options = {"workers": max(args.jobs, 2)}
+        options = {"workers": max(args.jobs or 2, 2)}
     return host_for(args).component("executor", name, options)
 
 

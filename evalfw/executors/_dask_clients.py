@@ -3,12 +3,14 @@
 :func:`connect` probes the address first (:mod:`evalfw.executors._scheduler_address`), then
 builds Dask's client in two steps, so that one that fails while starting is closed here rather
 than by its ``__del__`` seconds later, with a traceback. :func:`local_cluster` starts the
-LocalCluster of a run without an address.
+LocalCluster of a run without an address; :func:`wait_for_resources` waits, bounded, for a
+worker with the resources a metric needs.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from evalfw.errors import ConfigError
@@ -81,6 +83,26 @@ def local_cluster(workers: int) -> tuple[Any, Any]:
     return cluster, Client(cluster, set_as_default=False)
 
 
+def wait_for_resources(client: Any, resources: Mapping[str, float], timeout: float,
+                       cluster: str, address: Address | None) -> None:
+    """Return once a worker has ``resources``; a one-line error after ``timeout`` seconds
+    (tasks nobody can run would wait for ever)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        workers = client.scheduler_info(n_workers=-1).get("workers", {})
+        if any(all(w.get("resources", {}).get(k, 0) >= v for k, v in resources.items())
+               for w in workers.values()):
+            return
+        if time.monotonic() >= deadline:
+            wanted = " ".join(f"{k}={v:g}" for k, v in resources.items())
+            raise ClusterError(
+                f"no worker of {cluster} has the resources {wanted} that a metric needs (none "
+                f"joined within {timeout:g} s); nothing was stored; start one (`dask worker "
+                f"{address or 'ADDRESS'} --resources \"{wanted}\"`) or raise "
+                "executor.worker_timeout")
+        time.sleep(0.1)
+
+
 def _security(address: Address) -> tuple[Any, Any]:
     """(Dask's Security, the client's SSL context) for a ``tls://`` address, from Dask's TLS
     settings; (None, None) for ``tcp://``."""
@@ -113,4 +135,4 @@ def discard(client: Any, timeout: float = 2.0) -> None:
         pass
 
 
-__all__ = ["ClusterError", "connect", "discard", "local_cluster", "where"]
+__all__ = ["ClusterError", "connect", "discard", "local_cluster", "wait_for_resources", "where"]

@@ -11,7 +11,7 @@ not compare it. A new way of executing (a cluster) is one new class and a hook.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from evalfw.errors import EvalfwError
@@ -61,6 +61,18 @@ class Executor(Component):
         finished. A remote executor submits every task before returning, so the caller can
         start several maps and consume them in turn. A worker that dies computing item ``i``
         raises :class:`WorkerLost` (``index == i``) in this iterator, within bounded time."""
+
+    def map_on(self, resources: Mapping[str, float], task: Callable[[Any, Item], Result],
+               items: Sequence[Item], context: Any,
+               done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        """:meth:`map`, on workers that have ``resources`` (Dask worker resources such as
+        ``{"GPU": 1}``). An executor without such workers (this machine) runs it as ``map``."""
+        return self.map(task, items, context, done)
+
+    def plan(self, seconds: float) -> str | None:
+        """Told, before scoring, about how many CPU seconds the run would take serially; a
+        sentence for the terminal when that chooses something (``auto``). Default: None."""
+        return None
 
     def describe(self) -> dict[str, Any]:
         """What the record says about this executor (name, options, size)."""

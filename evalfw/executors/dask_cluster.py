@@ -31,7 +31,7 @@ import math
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from evalfw.errors import ConfigError
@@ -47,7 +47,10 @@ CHECK_EVERY = 1.0
 
 
 def _call(task: Callable[[Any, Any], Any], context: Any, item: Any) -> Any:
-    return task(context, item)
+    from evalfw.executors.blas import one_blas_thread
+
+    with one_blas_thread():  # the worker's other threads are tasks too
+        return task(context, item)
 
 
 def _unpickled(payload: bytes) -> Any:
@@ -192,8 +195,17 @@ class DaskExecutor(Executor):
                 f"nothing was stored; start some (`dask worker {self._address or 'ADDRESS'} "
                 "--nthreads 1`) or raise executor.worker_timeout") from None
 
+    def _wait_for_resources(self, resources: Mapping[str, float]) -> None:
+        clients.wait_for_resources(self._client, resources, float(self.options["worker_timeout"]),
+                                   self.where, self._address)
+
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        return self.map_on({}, task, items, context, done)
+
+    def map_on(self, resources: Mapping[str, float], task: Callable[[Any, Item], Result],
+               items: Sequence[Item], context: Any,
+               done: Callable[[int], None] | None = None) -> Iterator[Result]:
         if not items:
             return iter(())
         import pickle
@@ -201,45 +213,56 @@ class DaskExecutor(Executor):
         import dask
 
         self.start()
+        if resources:
+            self._wait_for_resources(resources)
         client = self._client
         payload = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
         # the payload is in the graph on purpose (see the module docstring): no warning
         with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1 PiB"}):
             shared = client.submit(_unpickled, payload, pure=False,
                                    key=f"evalfw-work-{uuid.uuid4().hex}")
+        # the shared work goes anywhere; with resources, the jobs only to workers that have
+        # them (the scheduler holds them until such a worker joins)
         futures = client.map(_call, [task] * len(items), [shared] * len(items), list(items),
-                             pure=False)
+                             pure=False, resources=dict(resources) or None)
         self._pending.update(futures)
-        return self._results(futures, shared, done)
+        return self._results(futures, shared, done, dict(resources))
 
-    def _results(self, futures: list[Any], shared: Any, done: Callable[[int], None] | None
-                 ) -> Iterator[Any]:
+    def _results(self, futures: list[Any], shared: Any, done: Callable[[int], None] | None,
+                 resources: dict[str, float] | None = None) -> Iterator[Any]:
         """Results in item order; ``done`` as tasks finish anywhere on the cluster."""
         from distributed import as_completed
 
         index = {future.key: i for i, future in enumerate(futures)}
         finished: dict[int, Any] = {}
         turn = 0
-        waiting = as_completed(futures, loop=self._client.loop)
+        # results are fetched in the client's event loop as tasks finish, not one request
+        # from this thread per result
+        waiting = as_completed(futures, loop=self._client.loop, with_results=True,
+                               raise_errors=False)
         try:
             while turn < len(futures):
-                batch = self._next_batch(waiting)
-                for future in batch:
+                batch = self._next_batch(waiting, resources)
+                for future, result in batch:
                     i = index[future.key]
-                    finished[i] = future
+                    finished[i] = (future, result)
                     if done is not None:
                         done(i)
                 while turn in finished:  # a failed task raises in item order, as serially
-                    yield self._outcome(finished.pop(turn), turn)
+                    future, result = finished.pop(turn)
+                    yield result if future.status == "finished" else \
+                        self._outcome(future, turn)
                     turn += 1
         finally:  # a failure, Ctrl-C or an abandoned generator: the cluster stops working too
             self._pending.difference_update(futures)
             if self._client is not None:
                 self._client.cancel([f for f in futures if not f.done()] + [shared])
 
-    def _next_batch(self, waiting: Any) -> list[Any]:
+    def _next_batch(self, waiting: Any, resources: dict[str, float] | None = None
+                    ) -> list[Any]:
         """The next finished futures; meanwhile, every ``CHECK_EVERY`` seconds, a check that
-        the scheduler answers and has workers."""
+        the scheduler answers and has workers (with ``resources``, when the tasks need them:
+        their last such worker may leave)."""
         quiet_since = time.monotonic()
         while True:
             batch = waiting.next_batch(block=False)
@@ -247,6 +270,8 @@ class DaskExecutor(Executor):
                 return list(batch)
             if time.monotonic() - quiet_since >= CHECK_EVERY:
                 self._check()
+                if resources and self._client.status == "running":
+                    self._wait_for_resources(resources)
                 quiet_since = time.monotonic()
             with waiting.thread_condition:  # woken when a future finishes
                 waiting.thread_condition.wait(timeout=0.1)

@@ -89,8 +89,15 @@ def _serve(conn: Any, task: Callable[[Any, Any], Any], context: Any, parent: int
             message = conn.recv()
         except (EOFError, OSError):
             return
+        except Exception as exc:  # a map's work that does not unpickle here: the pool forks anew
+            conn.send((False, f"{type(exc).__name__}: {exc}"))
+            continue
         if message is None:
             return
+        if len(message) == 3:  # the next map's work: ("map", task, context)
+            task, context = message[1], message[2]
+            conn.send((True, None))
+            continue
         answer = _attempt(task, context, message[0])
         try:
             conn.send(answer)
@@ -128,6 +135,27 @@ class _Pool:
         except BaseException:
             self.stop(graceful=False)
             raise
+
+    def load(self, task: Callable[[Any, Any], Any], context: Any) -> bool:
+        """Give every worker a new map's ``task`` and ``context``, pickled once; False when
+        they do not pickle or a worker cannot take them (the caller forks a new pool)."""
+        import pickle
+        from multiprocessing.connection import wait
+
+        try:
+            payload = pickle.dumps(("map", task, context), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # a lambda, a lock: inherited through a fork instead
+            return False
+        try:
+            for worker in self.workers:
+                worker.conn.send_bytes(payload)
+            for worker in self.workers:
+                wait([worker.conn, worker.process.sentinel])
+                if not worker.conn.poll() or not worker.conn.recv()[0]:
+                    return False
+        except (EOFError, OSError):
+            return False
+        return True
 
     def results(self, items: Sequence[Any], done: Callable[[int], None] | None
                 ) -> Iterator[Any]:
@@ -218,7 +246,12 @@ class _Pool:
 
 class Processes(Executor):
     """Jobs in a pool of ``workers`` forked processes (results identical to ``serial``).
-    Where the operating system cannot fork, jobs run serially."""
+    Where the operating system cannot fork, jobs run serially.
+
+    Used as a context manager (as a run does), the pool lives from the first map to
+    :meth:`close`: later maps send their task and context to the workers pickled, once each,
+    instead of forking a new pool (a fork copies the process's page tables, and every page a
+    worker then writes). A map whose work does not pickle gets a new pool, forked with it."""
 
     name = "processes"
     description = "run jobs in a pool of worker processes on this machine (--jobs N)"
@@ -229,25 +262,50 @@ class Processes(Executor):
         "additionalProperties": False,
     }
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        #: inside ``with``: the pool kept between maps
+        self._session = False
+        self._pool: _Pool | None = None
+
     @property
     def parallelism(self) -> int:  # type: ignore[override]
         return int(self.options["workers"])
+
+    def __enter__(self) -> Processes:
+        self._session = True
+        return self
 
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
         import multiprocessing  # here: most commands never start a pool
 
-        workers = min(self.options["workers"], len(items))
-        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        workers = self.options["workers"] if self._session else \
+            min(self.options["workers"], len(items))
+        if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             yield from Serial().map(task, items, context, done)
             return
-        pool = _Pool(workers, task, context)
+        pool, self._pool = self._pool, None
+        if pool is not None and not pool.load(task, context):
+            pool.stop(graceful=True)
+            pool = None
+        if pool is None:
+            pool = _Pool(workers, task, context)
         finished = False
         try:
             yield from pool.results(items, done)
             finished = True
         finally:  # a failure, Ctrl-C, SIGTERM or an abandoned generator: no worker stays
-            pool.stop(graceful=finished)
+            if finished and self._session:
+                self._pool = pool
+            else:
+                pool.stop(graceful=finished)
+
+    def close(self) -> None:
+        self._session = False
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.stop(graceful=True)
 
 
 __all__ = ["Processes", "Serial"]

@@ -1,4 +1,4 @@
-"""The built-in executors (``serial``, ``processes``, ``dask``), registered through the same
+"""The built-in executors (``auto``, ``serial``, ``processes``, ``dask``), registered through the same
 hook as any executor plugin.
 
 The hook imports them when executors are first asked for; Dask itself is imported only when a
@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 
 @hookimpl
 def evalfw_register_executors() -> list[type[Executor]]:
+    from evalfw.executors.auto import Auto
     from evalfw.executors.dask_cluster import DaskExecutor
     from evalfw.executors.local import Processes, Serial
 
-    return [Serial, Processes, DaskExecutor]
+    return [Auto, Serial, Processes, DaskExecutor]
 
 
 __all__ = ["evalfw_register_executors"]

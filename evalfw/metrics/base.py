@@ -127,6 +127,12 @@ class Metric(Component):
     #: True when ``segment_statistics`` takes a third argument, the :class:`SegmentContext`
     wants_context: ClassVar[bool] = False
     cli_flags: ClassVar[tuple[MetricFlag, ...]] = ()
+    #: what a worker must have to compute the statistics, as Dask worker resources (e.g.
+    #: ``{"GPU": 1}``): on a cluster these tasks run only on workers started with them
+    #: (``dask worker ADDRESS --resources GPU=1``), all systems of a test set in one task, so
+    #: a model is loaded once for them; other metrics' tasks go anywhere. Empty: any worker.
+    #: Recorded in the spec entries; local executors ignore it.
+    resources: ClassVar[Mapping[str, float]] = {}
 
     # ------------------------------------------------------------------ construction
 

@@ -50,6 +50,10 @@ RUN_OPTIONS: dict[str, Any] = {
                "description": "where the model runs (cpu, cuda, cuda:1, ...)"},
     "cache": {"type": "boolean", "default": True,
               "description": "reuse cached segment scores of the same model and texts"},
+    "resources": {"type": "object",
+                  "additionalProperties": {"type": "number", "exclusiveMinimum": 0},
+                  "description": "Dask worker resources the model's tasks need, e.g. "
+                                 "{GPU: 1}; default: {GPU: 1} on a cuda device, else none"},
 }
 
 
@@ -82,6 +86,16 @@ class ModelMetric(SegmentMean):
     # loaded models per (class, device, model identity), shared by every instance in this
     # process: a metric is built per test set, and loading a model is the expensive part
     _models: ClassVar[dict[tuple[Any, ...], Any]] = {}
+
+    @property  # type: ignore[override]
+    def resources(self) -> dict[str, float]:
+        """On Dask, a model on a GPU runs only on workers started with ``--resources GPU=1``
+        (the ``resources`` option names others, or ``{}`` for any worker); on the CPU, any
+        worker will do."""
+        given = self.options.get("resources")
+        if given is not None:
+            return dict(given)
+        return {"GPU": 1} if str(self.options.get("device", "cpu")).startswith("cuda") else {}
 
     @abstractmethod
     def load(self, device: str) -> Any:

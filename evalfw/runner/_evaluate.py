@@ -24,7 +24,7 @@ from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segmen
 from evalfw.metrics.base import SegmentContext
 from evalfw.metrics.segment_limit import check_segment_lengths
 from evalfw.runner import cache as stats_cache
-from evalfw.runner._jobs import TestSetWork, check_alike, run_jobs
+from evalfw.runner._jobs import TestSetWork, check_alike, resources_of, run_jobs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -191,6 +191,7 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
             "test_set": ts.name, "metric": config.name, "nrefs": nrefs,
             "definition": metric.definition(), "signature": metric.signature(nrefs),
             "sacrebleu_signature": metric.foreign_signature(nrefs),
+            **({"resources": needs} if (needs := resources_of(metric)) else {}),
         })
     jobs = [(s, key) for s in range(len(systems)) for key in by_key]
     keys, hits = _cached(store, jobs, by_key, inputs)
@@ -205,7 +206,9 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
                        [(os.path.abspath(p), f.sha256) for (_, p), f in zip(ts.systems, systems)],
                        [(os.path.abspath(p), f.sha256) for p, f in zip(ts.references, refs)],
                        bool(getattr(executor, "shared_fs", False)))
-    if not executor.remote:  # here (and before a fork): each preparation once, where needed
+    # serially, each preparation once, here; a pool's workers prepare what they need
+    # themselves (a kept pool gets the work pickled, without preparations), off the client
+    if not executor.remote and executor.parallelism < 2:
         for _, key in todo:
             work.prepared_for(by_key[key])
     labels: dict[Hashable, list[str]] = {}

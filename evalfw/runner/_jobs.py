@@ -11,12 +11,13 @@ any run with the same references (:func:`prepared_references`).
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from evalfw.errors import InputError
+from evalfw.errors import InputError, PluginError
 from evalfw.metrics.base import SegmentContext
 from evalfw.metrics._returns import Refused
 from evalfw.metrics.boundary import BoundaryError, refused
@@ -143,6 +144,32 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
         raise exc.shifted(start) from exc
 
 
+def resources_of(metric: Metric) -> dict[str, float]:
+    """``metric.resources``, checked: names and positive finite amounts (a plugin's value)."""
+    found = getattr(metric, "resources", None) or {}
+    ok = isinstance(found, Mapping) and all(
+        isinstance(k, str) and k and isinstance(v, (int, float)) and not isinstance(v, bool)
+        and 0 < v < math.inf for k, v in found.items())
+    if not ok:
+        raise PluginError(f"metric '{metric.name}' declares resources {found!r}; expected a "
+                          "mapping of resource names to positive numbers, such as {'GPU': 1}")
+    return {k: float(v) for k, v in sorted(found.items())}
+
+
+#: statistics tasks per thread of a cluster: enough that a slow worker does not hold the last
+#: one alone, few enough that the client's and workers' cost per task stays small
+TASKS_PER_THREAD = 4
+
+Batch = tuple[tuple[int, ...], Hashable]
+
+
+def batch_job(work: TestSetWork, batch: Batch) -> list[np.ndarray]:
+    """The statistics of several systems under one key, in one task (fewer, larger tasks on
+    a cluster; a metric that needs worker resources loads its model once for all of them)."""
+    systems, key = batch
+    return [statistics_job(work, (s, key)) for s in systems]
+
+
 def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
              segments: int, done: Callable[[int], None] | None = None,
              name: Callable[[tuple[Any, ...]], str] = str) -> Iterator[np.ndarray]:
@@ -150,7 +177,71 @@ def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSet
     eagerly). An executor with a ``shard_segments`` size splits a job over more segments into
     shards whose rows are concatenated (a row is one segment's: the same array). ``done(i)``
     as soon as job ``i`` finished (all its shards), in any order. A worker lost while
-    computing a job fails naming it: ``name(job)``, and the segments of a shard."""
+    computing a job fails naming it: ``name(job)``, and the segments of a shard. On a cluster,
+    jobs of one statistics key run in batches of systems, about :data:`TASKS_PER_THREAD` tasks
+    a thread; those of a metric that declares resources as one batch per key, on workers that
+    have them (:meth:`~evalfw.executors.base.Executor.map_on`)."""
+    placed = {key: resources_of(work.metrics[key]) for key in dict.fromkeys(k for _, k in jobs)}
+    size = int(getattr(executor, "shard_segments", 0) or 0)
+    sharded = bool(size) and segments > size  # shards are tasks of a useful size already
+    per = max(1, math.ceil(len(jobs) / (max(1, executor.parallelism) * TASKS_PER_THREAD)))
+    if not executor.remote or (not any(placed.values()) and (sharded or per == 1)):
+        return _sharded(executor, jobs, work, segments, done, name)
+    index = {job: i for i, job in enumerate(jobs)}
+    systems: dict[Hashable, list[int]] = {}
+    for system, key in jobs:
+        systems.setdefault(key, []).append(system)
+    ran: dict[tuple[tuple[str, float], ...], list[Batch]] = {}  # one map per set of resources
+    for key, found in systems.items():
+        if placed[key]:
+            ran.setdefault(tuple(placed[key].items()), []).append((tuple(found), key))
+        elif not sharded:
+            ran.setdefault((), []).extend((tuple(found[i:i + per]), key)
+                                          for i in range(0, len(found), per))
+    batched_keys = {b[1] for group in ran.values() for b in group}
+    plain = [job for job in jobs if job[1] not in batched_keys]
+
+    def tick(jobs_done: list[tuple[int, Hashable]]) -> None:
+        for job in jobs_done:
+            if done is not None:
+                done(index[job])
+
+    def batch_name(batch: tuple[Any, ...]) -> str:
+        return f"{name((batch[0][0], batch[1]))} and the other systems of its batch"
+
+    batched = {group: _named(executor.map_on(dict(group), batch_job, items, work,
+                                             lambda b, g=items: tick(
+                                                 [(s, g[b][1]) for s in g[b][0]])),
+                             items, batch_name)
+               for group, items in ran.items()}
+    rest = _sharded(executor, plain, work, segments,
+                    lambda i: tick([plain[i]]), name) if plain else iter(())
+    return _merged(jobs, {key: tuple(placed[key].items()) for key in batched_keys}, rest,
+                   batched, ran)
+
+
+def _merged(jobs: list[tuple[int, Hashable]], groups: dict[Hashable, Any],
+            rest: Iterator[np.ndarray], batched: dict[Any, Iterator[list[np.ndarray]]],
+            ran: dict[Any, list[Batch]]) -> Iterator[np.ndarray]:
+    """The plain jobs' and the batches' results, in job order (``groups``: the resources of
+    each batched key)."""
+    got: dict[tuple[int, Hashable], np.ndarray] = {}
+    pending = {group: list(items) for group, items in ran.items()}
+    for job in jobs:
+        if job[1] not in groups:
+            yield next(rest)
+            continue
+        group = groups[job[1]]
+        while job not in got:
+            systems, key = pending[group].pop(0)
+            got.update(zip([(s, key) for s in systems], next(batched[group])))
+        yield got.pop(job)
+
+
+def _sharded(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSetWork,
+             segments: int, done: Callable[[int], None] | None,
+             name: Callable[[tuple[Any, ...]], str]) -> Iterator[np.ndarray]:
+    """The jobs on ``executor.map``, in shards of ``shard_segments`` where it has a size."""
     size = int(getattr(executor, "shard_segments", 0) or 0)
     if not size or segments <= size:
         return _named(executor.map(statistics_job, jobs, work, done), jobs, name)
@@ -204,4 +295,5 @@ def check_alike(metric: Metric, arrays: list[np.ndarray]) -> None:
             "must be alike for every segment and system"))
 
 
-__all__ = ["check_alike", "prepared_references", "read_shared", "run_jobs", "statistics_job", "TestSetWork"]
+__all__ = ["batch_job", "check_alike", "prepared_references", "read_shared", "resources_of",
+           "run_jobs", "statistics_job", "TASKS_PER_THREAD", "TestSetWork"]

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 __all__ = ["BarProgress", "for_stream", "LogProgress", "StagePart", "StageProgress", "Stages",
-           "StageWork", "warn"]
+           "StageWork", "say", "warn"]
 
 
 class StageProgress:
@@ -48,6 +48,10 @@ class StageProgress:
         """A warning during the run, as ``evalfw: warning: <text>`` on stderr."""
         sys.stderr.write(f"evalfw: warning: {text}\n")
         sys.stderr.flush()
+
+    def note(self, text: str) -> None:
+        """Something the run chose (the executor); the stage lines carry it already, a
+        transient bar prints it."""
 
     def close(self) -> None:
         pass
@@ -102,9 +106,11 @@ class BarProgress(StageProgress):
                         description=f"{self.stage} {label}".strip())
 
     def warning(self, text: str) -> None:
+        self.note(f"warning: {text}")
+
+    def note(self, text: str) -> None:
         # printed above the live bar, which stays where it is
-        self.console.print(f"evalfw: warning: {text}", markup=False, highlight=False,
-                           soft_wrap=True)
+        self.console.print(f"evalfw: {text}", markup=False, highlight=False, soft_wrap=True)
 
     def close(self) -> None:
         self.bar.stop()
@@ -144,6 +150,14 @@ class Stages:
         hook = getattr(self.progress, "stage_finished", None)
         if hook is not None:
             hook(self.index, self.count, name, self.detail, time.monotonic() - started)
+
+
+def say(progress: Any, text: str) -> None:
+    """``text``, something the run chose, as a line above the command line's bar (stage
+    lines and the record say it too)."""
+    hook = getattr(progress, "note", None)
+    if hook is not None:
+        hook(text)
 
 
 def warn(progress: Any, text: str) -> None:

@@ -169,12 +169,15 @@ def publish(host: PluginHost, cfg: ExperimentConfig, path: Path,
     return tuple(notes)
 
 
-def choose_executor(host: PluginHost, jobs: int = 1, choice: ComponentChoice | None = None
-                    ) -> Executor:
-    """The config's ``executor:`` choice when it makes one, else ``serial`` for one job at a
-    time and the ``processes`` pool with ``jobs`` workers."""
+def choose_executor(host: PluginHost, jobs: int | None = None,
+                    choice: ComponentChoice | None = None) -> Executor:
+    """The config's ``executor:`` choice when it makes one, else ``auto`` (serial or a pool,
+    by the work) without ``jobs``, ``serial`` for one job at a time and the ``processes``
+    pool with ``jobs`` workers."""
     if choice is not None:
         return host.component("executor", choice.name, dict(choice.options))  # type: ignore[no-any-return]
+    if jobs is None:
+        return host.component("executor", "auto")  # type: ignore[no-any-return]
     if jobs > 1:
         return host.component("executor", "processes", {"workers": jobs})  # type: ignore[no-any-return]
     return host.component("executor", "serial")  # type: ignore[no-any-return]
@@ -182,16 +185,17 @@ def choose_executor(host: PluginHost, jobs: int = 1, choice: ComponentChoice | N
 
 def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                    host: PluginHost | None = None, progress: Progress | None = None,
-                   argv: Sequence[str] | None = None, jobs: int = 1,
+                   argv: Sequence[str] | None = None, jobs: int | None = None,
                    executor: Executor | None = None, store: bool = True,
                    cache: bool = True) -> RunOutcome:
-    """Run a config (see :func:`run`); ``executor`` (default: chosen by ``jobs``) runs the
-    statistics jobs, ``store=False`` keeps the record in memory, ``cache=False`` recomputes
-    every statistic."""
+    """Run a config (see :func:`run`); ``executor`` (default: chosen by ``jobs``, ``auto``
+    without) runs the statistics jobs, ``store=False`` keeps the record in memory,
+    ``cache=False`` recomputes every statistic."""
     from evalfw.runner import _analyse as significance
-    from evalfw.runner.progress import Stages, warn
+    from evalfw.runner.progress import Stages, say, warn
 
     from evalfw.host.portable import make_portable
+    from evalfw.runner._work import serial_seconds
 
     # the stage count is known once the config is read; until then the first stage says 4
     stages = Stages(progress, 4)
@@ -207,10 +211,17 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
             warn(progress, note)
         st.detail = (f"{len(cfg.test_sets)} test set(s), {len(cfg.metrics)} metric(s), "
                      f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
-    if executor is None:
-        executor = choose_executor(host, jobs, cfg.executor)
+        if executor is None:
+            executor = choose_executor(host, jobs, cfg.executor)
+        chose = executor.plan(serial_seconds(cfg, plan))
+        if chose:
+            st.detail += f"; {chose}"
+            say(progress, chose)
     analysis = None
-    with executor:
+    from evalfw.executors.blas import one_blas_thread
+
+    # forked workers inherit the limit; a cluster's workers set it around each task
+    with one_blas_thread(), executor:
         with stages.stage("statistics") as st:
             ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
             st.detail = f"{len(ev.cells)} cells"
@@ -242,7 +253,7 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
 
 def run(config: Any, overrides: Iterable[str | Override] = (), *,
         host: PluginHost | None = None, progress: Progress | None = None,
-        jobs: int = 1) -> RunResult:
+        jobs: int | None = None) -> RunResult:
     """Run the experiment ``config`` (a YAML path, or a loaded ExperimentConfig), store a new
     version under ``output_dir/<experiment>/`` and return its record: a JSON-shaped dict that
     also has ``to_pandas()``, ``sentence_scores()``, ``significance`` and ``path``

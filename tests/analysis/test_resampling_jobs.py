@@ -20,8 +20,9 @@ class PickledSerial:
     """A job runner that pickles every context and item, as a cluster would, and finishes
     the jobs last to first (results still come back in order)."""
 
-    def __init__(self, parallelism: int) -> None:
+    def __init__(self, parallelism: int, remote: bool = False) -> None:
         self.parallelism = parallelism
+        self.remote = remote  # a cluster: the bootstrap walk is a job too
         self.jobs = 0
 
     def map(self, task: Callable[[Any, Any], Any], items: Sequence[Any], context: Any,
@@ -54,12 +55,15 @@ def _systems(segments: int, count: int = 3) -> list[tuple[str, rs.Columns]]:
             for i in range(count)]
 
 
-@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 300, 3), (5, 333, 8)])
-def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelism: int) -> None:
+@pytest.mark.parametrize("segments,n,parallelism,remote", [
+    (97, 1000, 2, False), (2037, 300, 3, False), (5, 333, 8, False), (20000, 500, 1, False),
+    (97, 1000, 2, True), (20000, 500, 1, True)])
+def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelism: int,
+                                               remote: bool) -> None:
     named = _systems(segments)
     local_rng, job_rng = np.random.default_rng(11), np.random.default_rng(11)
     local = dm.bootstrap_matrix(SumMetric(), named, n, local_rng)
-    runner = PickledSerial(parallelism)
+    runner = PickledSerial(parallelism, remote)
     seen: list[int] = []
     jobs = dm.bootstrap_matrix(SumMetric(), named, n, job_rng, executor=runner,
                                progress=lambda done, total: seen.append(done))
@@ -69,7 +73,8 @@ def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelis
     assert job_rng.bit_generator.state == local_rng.bit_generator.state
 
 
-@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 700, 3), (5, 333, 8)])
+@pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 700, 3), (5, 333, 8),
+                                                     (20000, 700, 1)])
 def test_ar_blocks_equal_the_local_masks(segments: int, n: int, parallelism: int) -> None:
     named = _systems(segments)
     pairs = [(named[0][1], named[1][1]), (named[0][1], named[2][1])]
@@ -82,8 +87,29 @@ def test_ar_blocks_equal_the_local_masks(segments: int, n: int, parallelism: int
     assert job_rng.bit_generator.state == local_rng.bit_generator.state
 
 
-def test_job_rows_keep_every_thread_busy_within_a_local_block() -> None:
+def test_job_rows_keep_every_thread_busy_with_few_tasks() -> None:
     assert _blocks.job_rows(2037, 1000, 2) == 125
     assert _blocks.job_rows(2037, 1000, 2, multiple=32) == 128
-    assert _blocks.job_rows(100_000, 10_000, 1) == rs.block_rows(100_000)
+    # larger than a local block: the job draws and counts it in local blocks
+    assert _blocks.job_rows(100_000, 10_000, 1) == 2500 > rs.block_rows(100_000)
     assert _blocks.job_rows(2037, 1000, 100) == _blocks.MIN_JOB_ROWS  # not 3-row tasks
+
+
+def test_skipping_masks_leaves_pcg64_where_drawing_them_does() -> None:
+    # random lengths (partial 32-bit buffers, odd and even numbers of 32-bit draws) after
+    # draws that leave a kept 32-bit half or none: the same state, to the bit, and the same
+    # draws after it
+    from evalfw.analysis._blocks import skip_bools
+
+    pick = np.random.default_rng(2026)
+    for _ in range(400):
+        seed = int(pick.integers(1 << 31))
+        drawn, skipped = np.random.default_rng(seed), np.random.default_rng(seed)
+        for rng in (drawn, skipped):
+            rng.integers(1 << 32, size=seed % 3, dtype=np.uint32)
+        for count in pick.choice([0, 1, 31, 32, 33, 64, 65, 96, 4000, 64000, 64031], 3):
+            drawn.integers(2, size=int(count), dtype=bool)
+            skip_bools(skipped.bit_generator, int(count))
+            assert skipped.bit_generator.state == drawn.bit_generator.state
+        assert np.array_equal(skipped.integers(2, size=99, dtype=bool),
+                              drawn.integers(2, size=99, dtype=bool))

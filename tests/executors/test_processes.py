@@ -238,3 +238,38 @@ def test_evalfw_killed_leaves_no_worker_computing(tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert all(_gone(pid, PARENT_CHECK + 5) for pid in workers)
+
+
+def _pid_and(context: int, item: int) -> tuple[int, int]:
+    return os.getpid(), context * item
+
+
+def test_a_run_keeps_its_pool_between_maps_and_stops_it_at_close() -> None:
+    with Processes(workers=2) as executor:
+        first = list(executor.map(_pid_and, range(6), 2))
+        second = list(executor.map(_pid_and, range(6), 3))  # context and task pickled
+        assert [v for _, v in first] == [2 * i for i in range(6)]
+        assert [v for _, v in second] == [3 * i for i in range(6)]
+        pids = {p for p, _ in first}
+        assert {p for p, _ in second} <= pids and os.getpid() not in pids
+        # a task that does not pickle: a new pool, forked with it
+        third = list(executor.map(lambda ctx, item: (os.getpid(), ctx + item), range(4), 10))
+        assert [v for _, v in third] == [10, 11, 12, 13] and not {p for p, _ in third} & pids
+        workers = {p for p, _ in third}
+    for pid in pids | workers:  # stopped by close (or when the pool was replaced)
+        deadline = time.monotonic() + BOUND
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is gone for our purposes (its parent reaps it)
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -188,3 +188,15 @@ def test_distinct_inputs_once_in_batches_sorted_by_length(
     _WholeLengths(batch_size=2, cache=False).segment_statistics(hyps, refs,
                                                                 SegmentContext("t", "s"))
     assert _Lengths.batches == [["a", "dd", "ccc", "eeee", "bbbbb"]]
+
+
+def test_resources_follow_the_device_or_the_option() -> None:
+    """A model on a GPU asks Dask for workers with a GPU; the option names other resources."""
+    from evalfw.runner._jobs import resources_of
+
+    assert resources_of(_Lengths()) == {}
+    assert resources_of(_Lengths(device="cuda:1")) == {"GPU": 1.0}
+    assert resources_of(_Lengths(device="cuda", resources={})) == {}
+    assert resources_of(_Lengths(resources={"MEM": 2, "GPU": 1})) == {"GPU": 1.0, "MEM": 2.0}
+    # where the model runs never changes its scores, so it is not part of what is recorded
+    assert "resources" not in _Lengths(resources={"GPU": 1}).output_options()

@@ -11,6 +11,8 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+import pytest
+
 from tests.support.servers import free_port
 
 #: every bound on waiting, in seconds: a hung cluster fails the test instead of CI
@@ -86,6 +88,19 @@ def same_numbers(record: dict, arrays: dict, want: dict) -> None:
         assert arrays[key].dtype == value.dtype and np.array_equal(arrays[key], value), key
 
 
+@pytest.fixture
+def bounded() -> Iterator[None]:
+    """A test still running after :data:`HANG_TIMEOUT` dumps its threads and ends the test
+    process; the cluster's processes then end themselves."""
+    import faulthandler
+
+    faulthandler.dump_traceback_later(HANG_TIMEOUT, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
 @contextmanager
 def bare_scheduler(*extra: str) -> Iterator[str]:
     """A scheduler without workers; its address."""
@@ -98,5 +113,5 @@ def bare_scheduler(*extra: str) -> Iterator[str]:
         stop([proc])
 
 
-__all__ = ["bare_scheduler", "HANG_TIMEOUT", "RUN_TIMEOUT", "same_numbers", "scheduler", "spawn",
+__all__ = ["bare_scheduler", "bounded", "HANG_TIMEOUT", "RUN_TIMEOUT", "same_numbers", "scheduler", "spawn",
            "START_TIMEOUT", "stop", "worker", "workers_of"]

@@ -1,0 +1,52 @@
+"""How many CPU seconds a run would take serially, estimated before anything is scored, so
+the ``auto`` executor can choose between this process and a pool (:mod:`evalfw.executors.auto`).
+
+The estimate counts segments (the lines of each test set's first reference, read as bytes),
+systems, statistics and resamples, at costs measured on a 2-core machine with evalfw's compiled
+kernels (:data:`COSTS`). It only has to tell a run of a second from a run of a minute.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evalfw.config import ExperimentConfig
+    from evalfw.runner._settings import Plan
+
+#: CPU seconds per segment and system of one metric's statistics (TER, the slowest built-in,
+#: takes about this; BLEU and chrF less), per resample x system x segment of a bootstrap, and
+#: per trial x compared system x segment of approximate randomization
+COSTS = {"statistics": 5e-6, "bootstrap": 2.5e-9, "ar": 1.5e-9}
+#: what the estimate reads of a reference file at most: enough to count a large test set
+MAX_COUNT_BYTES = 64 << 20
+
+
+def _segments(path: str) -> int:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_COUNT_BYTES)
+    except OSError:  # reading the inputs reports it properly
+        return 0
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+def serial_seconds(cfg: ExperimentConfig, plan: Plan | None) -> float:
+    """The run's estimated serial CPU seconds (statistics and resampling)."""
+    total = 0.0
+    for ts in cfg.test_sets:
+        segments = _segments(str(ts.references[0])) if ts.references else 0
+        systems = len(ts.systems)
+        total += COSTS["statistics"] * segments * systems * len(cfg.metrics)
+        if plan is None:
+            continue
+        s = plan.settings
+        tables = len(plan.metrics)
+        if s.method in ("bootstrap", "both"):
+            total += COSTS["bootstrap"] * s.samples * systems * segments * tables
+        if s.method in ("ar", "both"):
+            total += COSTS["ar"] * s.ar_trials * max(0, systems - 1) * segments * tables
+    return total
+
+
+__all__ = ["COSTS", "serial_seconds"]
