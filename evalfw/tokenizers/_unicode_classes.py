@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import os
 from bisect import bisect_right
+from operator import le, lt
 from collections.abc import Iterable
 
 CATEGORIES = ("P", "S", "N")
@@ -28,6 +29,7 @@ MAGIC = "evalfw-unicode-classes 1"
 ENV_DIR = "EVALFW_CACHE_DIR"
 ENV_OFF = "EVALFW_NO_CACHE"
 _LAST = 0x10FFFF
+_PRIME = (1 << 61) - 1
 
 
 class Ranges:
@@ -73,16 +75,13 @@ class Ranges:
         return [(a, min(b, last)) for a, b in zip(self.starts, self.ends) if a <= last]
 
     def valid(self) -> bool:
-        """Whether the runs are well formed: non-empty, within Unicode, sorted and separated."""
+        """Whether the runs are well formed for ``run_of``: as many ends as starts, and each
+        run's last character at or after its first and before the next run's first (C-level
+        loops: this check is part of every process's start)."""
         starts, ends = self.starts, self.ends
         if not starts or len(starts) != len(ends):
             return False
-        previous = -2
-        for first, last in zip(map(ord, starts), map(ord, ends)):
-            if not previous + 1 < first <= last <= _LAST:
-                return False
-            previous = last
-        return True
+        return all(map(le, starts, ends)) and all(map(lt, ends, starts[1:]))
 
 
 def from_regex() -> dict[str, Ranges]:
@@ -125,38 +124,36 @@ def regex_identity() -> str | None:
 
 
 def cache_path(identity: str) -> str:
-    import zlib
-
     if os.environ.get(ENV_DIR):
         base = os.environ[ENV_DIR]
     else:
         home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         base = os.path.join(home, "evalfw")
     version = identity.split()[0].partition("=")[2]
-    key = zlib.crc32(identity.encode("utf-8", "surrogateescape"))
-    return os.path.join(base, "unicode-classes", f"regex-{version}-{key:08x}.txt")
+    key = checksum(identity)[-8:]
+    return os.path.join(base, "unicode-classes", f"regex-{version}-{key}.txt")
+
+
+def checksum(text: str) -> str:
+    """The UTF-8 bytes as one number modulo the prime 2**61 - 1: a change of one byte always
+    changes it, others almost surely (and it needs no import: ``zlib`` is a library to load)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return f"{int.from_bytes(data, 'big') % _PRIME:016x}"
 
 
 def render(classes: dict[str, Ranges], identity: str) -> str:
-    import zlib
-
     body = "\n".join([MAGIC, identity, *(f"{c}\t{classes[c].starts}\t{classes[c].ends}"
                                          for c in CATEGORIES)])
-    return f"{body}\n{zlib.crc32(body.encode('utf-8')):08x}\n"
+    return f"{body}\n{checksum(body)}\n"
 
 
 def parse(text: str, identity: str) -> dict[str, Ranges] | None:
     """The classes a cache file holds, or None when it is not a sound file for ``identity``."""
-    import zlib
-
     body, _, rest = text.rstrip("\n").rpartition("\n")
     lines = body.split("\n")
     if len(lines) != 2 + len(CATEGORIES) or lines[:2] != [MAGIC, identity]:
         return None
-    try:
-        if rest != f"{zlib.crc32(body.encode('utf-8')):08x}":
-            return None
-    except UnicodeEncodeError:  # a lone surrogate: not what ``render`` writes
+    if rest != checksum(body):
         return None
     classes = {}
     for category, line in zip(CATEGORIES, lines[2:]):
@@ -185,7 +182,7 @@ def _write(path: str, text: str) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-    except OSError:
+    except (OSError, UnicodeError):  # UnicodeError: a path that is not UTF-8 in the identity
         pass
 
 

@@ -43,9 +43,14 @@ _UNUSUAL = LazyPattern("[^\n -~\xa0-\xff]")
 
 
 def _body(spans: Sequence[tuple[str, str]]) -> str:
-    """The body of an ``re`` character class of these spans (first, last)."""
-    return "".join(re.escape(a) if a == b else f"{re.escape(a)}-{re.escape(b)}"
-                   for a, b in spans)
+    """The body of an ``re`` character class of these spans (first, last), escaped only where
+    a class needs it (``re`` parses every escape in Python: the classes recur in the patterns)."""
+    return "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in spans)
+
+
+def _escape(char: str) -> str:
+    # "[" and the doubled set operators "&&", "||", "~~", "--" are reserved (FutureWarning)
+    return "\\" + char if char in "\\]^-[&|~" else char
 
 
 @functools.cache
@@ -97,6 +102,35 @@ def _swap(text: str, pairs: list[tuple[str, str]], back: bool = False) -> str:
     return text
 
 
+#: lines of the exact path rewritten by ``_by_loop`` in a process before the rules are compiled
+FEW = 64
+_looped = 0
+
+
+def _by_loop(line: str) -> str:
+    """Rules A, B and C as ``regex.sub`` applies them, in Python: at each position, a match of
+    the two-character pattern is replaced and skipped, else the character is kept."""
+    ranges = _unicode_classes.classes()
+    kind = {}
+    for char in set(line):
+        for category in CATEGORIES:
+            if ranges[category].run_of(char) >= 0:
+                kind[char] = category  # the three categories are disjoint
+    for rule in "AB":
+        out, i, end = [], 0, len(line) - 1
+        while i <= end:
+            char = line[i]
+            if i < end and (kind.get(char) != "N" and kind.get(line[i + 1]) == "P" if rule == "A"
+                            else kind.get(char) == "P" and kind.get(line[i + 1]) != "N"):
+                out.append(f"{char} {line[i + 1]} " if rule == "A" else f" {char} {line[i + 1]}")
+                i += 2
+            else:
+                out.append(char)
+                i += 1
+        line = "".join(out)
+    return "".join(f" {char} " if kind.get(char) == "S" else char for char in line)
+
+
 @functools.lru_cache(maxsize=64)
 def _rules(c: tuple[str, str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
     p, s, n = c
@@ -111,15 +145,17 @@ def _rules(c: tuple[str, str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
 def _patterns(c: tuple[str, str, str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The batch patterns: what to isolate, and where a line needs the exact path."""
     p, s, n = c
+    # the isolated character is a symbol, or a punctuation character (when the first branch
+    # failed) that the lookbehinds of rule A may then take as "any character"
     isolate = re.compile(
         rf"([{p}{s}])"
         rf"(?:(?<=[{s}])"  # C: symbols
-        rf"|(?<=[{p}])(?![{n}\n])"  # B: followed by a non-number
-        rf"|(?<=[^{n}{p}\n][{p}])"  # A: run of one after a non-number
-        rf"|(?<=[{n}\n][{p}][{p}]))"  # A: second of a run after a number or line start
+        rf"|(?![{n}\n])"  # B: followed by a non-number
+        rf"|(?<=[^{n}{p}\n].)"  # A: run of one after a non-number
+        rf"|(?<=[{n}\n][{p}].))"  # A: second of a run after a number or line start
     )
     # a run of three or more before a number or the line end: parity needs the exact path
-    hard = re.compile(rf"[{p}](?<=[{p}][{p}][{p}])(?=[{n}\n])")
+    hard = re.compile(rf"[{p}](?<=[{p}][{p}].)(?=[{n}\n])")
     return isolate, hard
 
 
@@ -153,7 +189,11 @@ class TokenizerIntl(JoinedTokenizer):
         return " ".join(isolate.split(text)), redo
 
     def _exact(self, line: str) -> list[str]:
+        global _looped
         line = line.rstrip()
+        if _looped < FEW:  # compiling the rules costs what the loop spends on a few dozen lines
+            _looped += 1
+            return _by_loop(line).split()
         unusual = set(_UNUSUAL.findall(line))
         found = _stand_ins(unusual)
         classes = _latin1(True) if found is not None else classes_in(unusual, bmp_only=False)

@@ -165,8 +165,13 @@ def _lines(seed: int) -> list[str]:
             for line in lines]
 
 
+@pytest.mark.parametrize("looped", [0, 10**9])
 @pytest.mark.parametrize("extra", ["", "pool", "many", "astral"])
-def test_stand_ins_full_classes_and_exact_path_agree_with_sacrebleu(cache, extra):
+def test_stand_ins_full_classes_and_exact_path_agree_with_sacrebleu(cache, monkeypatch, extra,
+                                                                    looped):
+    # the exact path: compiled rules (after FEW lines), or the loop in Python (the first FEW)
+    monkeypatch.setattr(intl, "FEW", looped)
+    monkeypatch.setattr(intl, "_looped", 0)
     lines = _lines(23)
     if extra == "pool":  # a pool character in the text: full classes
         lines = [*lines, "a\x01b.", "\x90 1.5"]
