@@ -72,7 +72,8 @@ class Ranges:
 
     def below(self, last: str) -> list[tuple[str, str]]:
         """The runs as spans (first, last), cut at ``last``."""
-        return [(a, min(b, last)) for a, b in zip(self.starts, self.ends) if a <= last]
+        i = bisect_right(self.starts, last)
+        return [(a, min(b, last)) for a, b in zip(self.starts[:i], self.ends[:i])]
 
     def valid(self) -> bool:
         """Whether the runs are well formed for ``run_of``: as many ends as starts, and each

@@ -37,9 +37,14 @@ _ASTRAL = LazyPattern("[\U00010000-\U0010ffff]")
 _POOLS = (("\x01", "\x08"), ("\x80", "\x84"), ("\x86", "\x8f")), (("\x0e", "\x1b"),), \
     (("\x90", "\x9f"),)
 _POOLED = frozenset(chr(c) for pool in _POOLS for a, b in pool for c in range(ord(a), ord(b) + 1))
-#: the characters that need a look: any but "\n", printable ASCII and printable Latin-1 (so
-#: pool characters, other controls and everything above Latin-1)
-_UNUSUAL = LazyPattern("[^\n -~\xa0-\xff]")
+#: runs of the characters that need no look: "\n", printable ASCII and printable Latin-1 (what
+#: is left: pool characters, other controls and everything above Latin-1)
+_USUAL = LazyPattern("[\n -~\xa0-\xff]+")
+
+
+def _unusual(text: str) -> set[str]:
+    # deleting runs is twice as fast as finding the other characters one by one
+    return set(_USUAL.sub("", text))
 
 
 def _body(spans: Sequence[tuple[str, str]]) -> str:
@@ -173,7 +178,7 @@ class TokenizerIntl(JoinedTokenizer):
         return [line.rstrip() for line in lines]
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:
-        unusual = set(_UNUSUAL.findall(text))
+        unusual = _unusual(text)
         pairs = _stand_ins(unusual)
         if pairs is not None:
             isolate, hard = _patterns(_latin1(True))
@@ -194,7 +199,7 @@ class TokenizerIntl(JoinedTokenizer):
         if _looped < FEW:  # compiling the rules costs what the loop spends on a few dozen lines
             _looped += 1
             return _by_loop(line).split()
-        unusual = set(_UNUSUAL.findall(line))
+        unusual = _unusual(line)
         found = _stand_ins(unusual)
         classes = _latin1(True) if found is not None else classes_in(unusual, bmp_only=False)
         pairs = found or []

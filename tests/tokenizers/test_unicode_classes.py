@@ -185,5 +185,5 @@ def test_stand_ins_full_classes_and_exact_path_agree_with_sacrebleu(cache, monke
     assert [tok._exact(line) for line in lines] == want  # exact path, line by line
     joined = tok.tokenize_joined(lines)
     assert [segment.split() for segment in joined.split("\n")[1:-1]] == want
-    pairs = intl._stand_ins(set(intl._UNUSUAL.findall("\n".join(lines))))
+    pairs = intl._stand_ins(intl._unusual("\n".join(lines)))
     assert (pairs is None) == (extra in ("pool", "many"))
