@@ -15,10 +15,14 @@ run parity leaves it alone.
 
 The rules run on ``re``, which is much faster here than ``regex`` and starts without its 64 M
 instructions of import. The three categories come as code-point ranges from
-``_unicode_classes`` (read out of ``regex`` once per installation and cached in a file), and
-each text gets character classes listing only the members of each category that occur in it:
-on that text they match exactly what the full classes match, and a class of a few dozen
-characters compiles in a fraction of a millisecond where the full ones take several.
+``_unicode_classes`` (read out of ``regex`` once per installation of it and cached in a file).
+``re`` compiles a class of Latin-1 characters cheaply (a 256-bit map) but one with any other
+character slowly (a 64k-bit map, built in Python), so the patterns hold each category's Latin-1
+members plus a pool of stand-ins, control characters real text does not hold: before the
+rewrite, each member above Latin-1 that occurs in the text is replaced by a stand-in of its
+category, and after it (the rules only insert spaces) put back. A text that holds a pool
+character, or more members of a category than its pool, gets classes listing the members it
+holds instead.
 """
 
 from __future__ import annotations
