@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -264,13 +265,22 @@ class Processes(Executor):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        #: inside ``with``: the pool kept between maps
+        #: inside ``with``: the pool kept between maps, serving maps side by side
         self._session = False
         self._pool: _Pool | None = None
+        self._shared: Any = None
+        self._starting = threading.Lock()  # tables' threads ask for the pool at once
 
     @property
     def parallelism(self) -> int:  # type: ignore[override]
         return int(self.options["workers"])
+
+    @property
+    def streams(self) -> bool:  # type: ignore[override]
+        import multiprocessing
+
+        return self._session and self.parallelism >= 2 and \
+            "fork" in multiprocessing.get_all_start_methods()
 
     def __enter__(self) -> Processes:
         self._session = True
@@ -278,6 +288,20 @@ class Processes(Executor):
 
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        if self.streams and len(items) >= 2:  # a run: one pool, every map side by side
+            from evalfw.executors._shared_pool import SharedPool
+
+            with self._starting:
+                if self._shared is None:
+                    self._shared = SharedPool(self.parallelism)
+            found = self._shared.map(task, items, context, done)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        # a task or context that does not pickle is inherited by a pool forked with it
+        return self._forked(task, items, context, done)
+
+    def _forked(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
+                context: Any, done: Callable[[int], None] | None = None) -> Iterator[Result]:
         import multiprocessing  # here: most commands never start a pool
 
         workers = self.options["workers"] if self._session else \
@@ -301,11 +325,18 @@ class Processes(Executor):
             else:
                 pool.stop(graceful=finished)
 
+    def cancel(self) -> None:
+        if self._shared is not None:
+            self._shared.cancel()
+
     def close(self) -> None:
         self._session = False
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.stop(graceful=True)
+        shared, self._shared = self._shared, None
+        if shared is not None:
+            shared.close()
 
 
 __all__ = ["Processes", "Serial"]
