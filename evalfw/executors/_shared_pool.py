@@ -17,14 +17,13 @@ from __future__ import annotations
 import itertools
 import os
 import pickle
-import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalfw.errors import PluginError
+from evalfw.executors._workers import LOST_ADVICE, STOP_GRACE, attempt, begin, death, reply
 from evalfw.executors.base import ExecutorError, WorkerLost
 
 #: how often a waiting consumer wakes (seconds): signals reach the main thread between waits
@@ -34,13 +33,7 @@ WAKE = 0.5
 def _serve(conn: Any, parent: int, inherited: list[Any]) -> None:
     """A worker: keep each map's (task, context) from its first item until told to drop it;
     answer each item with (map, index, ok, value)."""
-    from evalfw.executors.local import _attempt, _watch_parent
-
-    for other in inherited:
-        other.close()
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
-    _watch_parent(parent)
+    begin(parent, inherited)
     loaded: dict[int, tuple[Callable[[Any, Any], Any], Any]] = {}
     while True:
         try:
@@ -56,13 +49,7 @@ def _serve(conn: Any, parent: int, inherited: list[Any]) -> None:
         if payload is not None:
             loaded[map_id] = pickle.loads(payload)
         task, context = loaded[map_id]
-        ok, value = _attempt(task, context, item)
-        try:
-            conn.send((map_id, index, ok, value))
-        except Exception as exc:  # a result or an exception that does not pickle
-            conn.send((map_id, index, False, PluginError(
-                f"a worker process could not send back what a job returned or raised "
-                f"({type(value).__name__}): {type(exc).__name__}: {exc}")))
+        reply(conn, (map_id, index), *attempt(task, context, item))
 
 
 class PoolBroken(ExecutorError):
@@ -212,8 +199,6 @@ class SharedPool:
                     pass
 
     def _answer(self, worker: _Worker) -> bool:
-        from evalfw.executors.local import LOST_ADVICE, _Pool
-
         assert worker.job is not None
         map_id, index = worker.job
         try:
@@ -229,8 +214,7 @@ class SharedPool:
                 return True
         except (EOFError, OSError):
             pass
-        self._fail(WorkerLost(_Pool._death(worker), index, LOST_ADVICE),  # type: ignore[arg-type]
-                   map_id)
+        self._fail(WorkerLost(death(worker.process), index, LOST_ADVICE), map_id)
         return False
 
     def _fail(self, exc: BaseException, map_id: int | None = None) -> None:
@@ -251,8 +235,6 @@ class SharedPool:
     def close(self) -> None:
         """Stop the dispatcher and every worker (idle ones asked to, within a grace; busy
         ones killed)."""
-        from evalfw.executors.local import STOP_GRACE
-
         self.closing = True
         self._wake()
         self.thread.join(STOP_GRACE)

@@ -15,23 +15,15 @@ parent killed with SIGKILL leaves no worker computing.
 from __future__ import annotations
 
 import os
-import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from evalfw.errors import PluginError
+from evalfw.executors._workers import (LOST_ADVICE, PARENT_CHECK, STOP_GRACE, attempt, begin,
+                                       death, reply)
 from evalfw.executors.base import Executor, ExecutorError, Item, Result, WorkerLost
 from evalfw.limits import LIMITS
-from evalfw.plugin.guard import escaped
-
-#: how often a worker checks that its parent is alive (seconds)
-PARENT_CHECK = 0.5
-#: how long a worker that was asked to stop may take before it is killed (seconds)
-STOP_GRACE = 2.0
-LOST_ADVICE = ("the machine may have run out of memory (see `dmesg`), or plugin code ended "
-               "the process; run with --jobs 1 to see the error")
 
 
 class Serial(Executor):
@@ -49,42 +41,11 @@ class Serial(Executor):
             yield result
 
 
-def _attempt(task: Callable[[Any, Any], Any], context: Any, item: Any) -> tuple[bool, Any]:
-    """(True, result) or (False, the exception, carrying its traceback to the parent)."""
-    from multiprocessing.pool import ExceptionWithTraceback
-
-    try:
-        return True, task(context, item)
-    except Exception as exc:
-        return False, ExceptionWithTraceback(exc, exc.__traceback__)
-    except BaseException as exc:
-        # SystemExit (or KeyboardInterrupt: workers ignore SIGINT, so plugin code raised it)
-        # would end the worker without an answer; a PluginError travels back instead
-        return False, escaped(exc, "computing in a worker process")
-
-
-def _watch_parent(parent: int) -> None:
-    """End this worker once its parent is gone (it was killed, e.g. with SIGKILL)."""
-    import threading
-    import time
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="evalfw-parent-watch", daemon=True).start()
-
-
 def _serve(conn: Any, task: Callable[[Any, Any], Any], context: Any, parent: int,
            inherited: list[Any]) -> None:
     """A worker's life: compute each item received until told to stop (or the pipe closes).
     ``task`` and ``context`` are inherited through the fork, never pickled."""
-    for other in inherited:  # the pipes of workers forked before this one
-        other.close()
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
-    _watch_parent(parent)
+    begin(parent, inherited)
     while True:
         try:
             message = conn.recv()
@@ -99,13 +60,7 @@ def _serve(conn: Any, task: Callable[[Any, Any], Any], context: Any, parent: int
             task, context = message[1], message[2]
             conn.send((True, None))
             continue
-        answer = _attempt(task, context, message[0])
-        try:
-            conn.send(answer)
-        except Exception as exc:  # a result or an exception that does not pickle
-            conn.send((False, PluginError(
-                f"a worker process could not send back what a job returned or raised "
-                f"({type(answer[1]).__name__}): {type(exc).__name__}: {exc}")))
+        reply(conn, (), *attempt(task, context, message[0]))
 
 
 @dataclass(eq=False)
@@ -172,7 +127,7 @@ class _Pool:
                 try:
                     worker.conn.send((items[sent],))
                 except OSError:  # it died while idle
-                    raise WorkerLost(self._death(worker), sent, LOST_ADVICE) from None
+                    raise WorkerLost(death(worker.process), sent, LOST_ADVICE) from None
                 worker.job, busy[worker.conn] = sent, worker
                 sent += 1
             while turn in finished:  # a failed job raises in item order, as serially
@@ -209,23 +164,7 @@ class _Pool:
                 raise ExecutorError(
                     f"the answer of a worker process to job {index + 1} could not be read "
                     f"({type(exc).__name__}: {exc}); nothing was stored") from exc
-        raise WorkerLost(self._death(worker), index, LOST_ADVICE)
-
-    @staticmethod
-    def _death(worker: _Worker) -> str:
-        worker.process.join(timeout=1)
-        code = worker.process.exitcode
-        pid = worker.process.pid
-        if code is not None and code < 0:
-            try:
-                how = f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"was killed by signal {-code}"
-        elif code is not None:
-            how = f"exited with status {code}"
-        else:
-            how = "closed its pipe"
-        return f"worker process {pid} {how}"
+        raise WorkerLost(death(worker.process), index, LOST_ADVICE)
 
     def stop(self, graceful: bool) -> None:
         """Stop every worker: asked to (after a map that finished), or killed at once."""
@@ -339,4 +278,4 @@ class Processes(Executor):
             shared.close()
 
 
-__all__ = ["Processes", "Serial"]
+__all__ = ["PARENT_CHECK", "Processes", "Serial"]
