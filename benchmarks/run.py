@@ -135,8 +135,8 @@ def report(target: str, base_name: str, base: Measure, ours_name: str, ours: Mea
         "ok" if ratio >= need and identical else "MISSED"
     wanted = "no target" if need is None else f"need {need:g}"
     scale = "" if per == (1, 1) else f" (per segment: {per[0]:,} vs {per[1]:,} segments)"
-    print(f"{target:<22} {base_name:<26} {base.cpu:8.2f} s {base.rss_mb:7.0f} MB | "
-          f"{ours_name:<22} {ours.cpu:7.2f} s {ours.rss_mb:7.0f} MB | "
+    print(f"{target:<22} {base_name:<26} {base.cpu:8.3f} s {base.rss_mb:7.0f} MB | "
+          f"{ours_name:<22} {ours.cpu:7.3f} s {ours.rss_mb:7.0f} MB | "
           f"x{ratio:6.1f} ({wanted}) identical={'yes' if identical else 'NO'} {ok}{scale}",
           flush=True)
     return row

@@ -11,26 +11,25 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
 
-from evalfw.metrics.bleu import engine
-from evalfw.metrics.bleu.result import verbose_text
-from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
-from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.metrics.bleu.presets import SACREBLEU_VERSION, sacrebleu_tokenizer_signature
-from evalfw.metrics.bleu.components import Counts
 from evalfw.compat import _sentence
-from evalfw.compat._common import SacreScore, SacreSignature, check_corpus_args, warn
-from evalfw.errors import InputError
+from evalfw.compat._bleu_score import (
+    LANGUAGE_NAMES, TOKENIZER_BY_LANG, SMOOTH_DEFAULTS, TOKENIZER_DEFAULT, BLEUScore,
+    BLEUSignature, check_lengths, signature, warn_tokenized)
+from evalfw.compat._bleu_lean import bleu_fields
+from evalfw.compat._common import check_corpus_args, warn
+
+TYPE_CHECKING = False  # not from typing: a sentence loop starts without it
+if TYPE_CHECKING:
+    from typing import Any
+
+    from evalfw.tokenizers.base import Tokenizer
+    from evalfw.metrics.bleu.components import Counts
+    from evalfw.metrics.bleu.spec import BleuSpec
+    from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu"]
-
-TOKENIZER_DEFAULT = "13a"
-_TOKENIZER_BY_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-_LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
-SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1,
-                                                   "exp": None}
 
 
 @functools.cache
@@ -41,35 +40,21 @@ def _host() -> Any:
     return PluginHost.create(autoload=False)
 
 
-class BLEUScore(SacreScore):
-    """sacreBLEU's ``BLEUScore``: same fields, ``format()`` and ``str()``."""
+def _plain_tokenizer(tokenize: str, smooth_value: Any, max_order: Any, lowercase: Any,
+                     effective_order: Any) -> Tokenizer | None:
+    """The built-in tokenizer of options that certainly resolve to a spec (a built-in
+    tokenizer name; booleans; an order of 1 to 4; no or a non-negative number as smoothing
+    value), so the spec can wait until it is needed; None: resolve it now, where its errors
+    belong."""
+    from evalfw.tokenizers import MODULES, builtin
 
-    def __init__(self, score: float, counts: list[Any], totals: list[Any],
-                 precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
-        super().__init__("BLEU", score)
-        self.bp = bp
-        self.counts = counts
-        self.totals = totals
-        self.sys_len = sys_len
-        self.ref_len = ref_len
-        self.precisions = precisions
-        self.ratio = sys_len / ref_len if ref_len else 0
-
-    # Formatted on first use: loops that score one sentence per call read only ``score``.
-    @property
-    def prec_str(self) -> str:
-        return "/".join(f"{p:.1f}" for p in self.precisions)
-
-    @property
-    def _verbose(self) -> str:
-        return verbose_text(self.precisions, self.bp, self.ratio, self.sys_len, self.ref_len)
-
-
-class BLEUSignature(SacreSignature):
-    """sacreBLEU's signature: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
-
-    _ABBR = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e",
-             "tok": "tok", "smooth": "s", "version": "v"}
+    if tokenize not in MODULES or tokenize in ("ja-mecab", "ko-mecab") or \
+            type(lowercase) is not bool or type(effective_order) is not bool or \
+            type(max_order) is not int or not 1 <= max_order <= 4 or \
+            (smooth_value is not None and (type(smooth_value) not in (int, float)
+                                           or not smooth_value >= 0)):
+        return None
+    return builtin(tokenize)()
 
 
 class BLEU:
@@ -94,19 +79,33 @@ class BLEU:
         self.n_bootstrap: int | None = None
         self.seed: Any = None
         if tokenize is None:
-            tokenize = _TOKENIZER_BY_LANG.get(trg_lang, TOKENIZER_DEFAULT)
-        elif trg_lang in _TOKENIZER_BY_LANG and tokenize != _TOKENIZER_BY_LANG[trg_lang]:
-            warn(f"Consider using the '{_TOKENIZER_BY_LANG[trg_lang]}' or 'spm' tokenizer for "
-                 f"{_LANGUAGE_NAMES[trg_lang]}.")
+            tokenize = TOKENIZER_BY_LANG.get(trg_lang, TOKENIZER_DEFAULT)
+        elif trg_lang in TOKENIZER_BY_LANG and tokenize != TOKENIZER_BY_LANG[trg_lang]:
+            warn(f"Consider using the '{TOKENIZER_BY_LANG[trg_lang]}' or 'spm' tokenizer for "
+                 f"{LANGUAGE_NAMES[trg_lang]}.")
         self.tokenize = tokenize
-        self._spec: BleuSpec = self._make_spec()
-        self.tokenizer_signature = sacrebleu_tokenizer_signature(self._spec.tokenizer)
+        self._spec_value: BleuSpec | None = None
+        self._tokenizer = _plain_tokenizer(tokenize, smooth_value, max_ngram_order, lowercase,
+                                           effective_order)
+        if self._tokenizer is None:  # anything else is checked by resolving the spec now
+            self._tokenizer = self._spec.tokenizer
+        self.tokenizer_signature = self._tokenizer.sacrebleu_signature()
         self._ref_cache: ReferenceIndex | None = None
         self._one: _sentence.OneSentence | None = None
         if references is not None:
             self._ref_cache = self._index(references)
 
+    @property
+    def _spec(self) -> BleuSpec:
+        """evalfw's BLEU spec of these options, resolved on first use (plain options cannot
+        fail to resolve, see ``_plain_tokenizer``; a sentence loop never needs it)."""
+        if self._spec_value is None:
+            self._spec_value = self._make_spec()
+        return self._spec_value
+
     def _make_spec(self) -> BleuSpec:
+        from evalfw.metrics.bleu.spec import resolve_spec
+
         smoothing: dict[str, Any] = {"name": self.smooth_method}
         if SMOOTH_DEFAULTS[self.smooth_method] is not None and self.smooth_value is not None:
             smoothing["value"] = self.smooth_value
@@ -117,6 +116,8 @@ class BLEU:
     # ------------------------------------------------------------------ scoring
 
     def _index(self, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
+        from evalfw.metrics.bleu import engine
+
         index = engine.index_references(self._spec, references)
         # from the streams, not the index's length table: that table would import numpy
         if any(None in stream for stream in references):
@@ -135,30 +136,30 @@ class BLEU:
             index = self._ref_cache
         else:
             raise RuntimeError("No references provided and the cache is empty.")
-        if len(hypotheses) != index.segments:
-            raise InputError(
-                f"{len(hypotheses)} hypotheses but {index.segments} reference segments; "
-                "sacreBLEU would silently truncate to the shorter one, evalfw refuses"
-            )
-        if not self._force and sum(h.endswith(" .") for h in hypotheses) >= 100:
-            warn("That's 100 lines that end in a tokenized period ('.')")
-            warn("It looks like you forgot to detokenize your test data, which may hurt your "
-                 "score.")
-            warn("If you insist your data is detokenized, or don't care, you can suppress this "
-                 "message with the `force` parameter.")
+        check_lengths(len(hypotheses), index.segments)
+        warn_tokenized(hypotheses, self._force)
+        from evalfw.metrics.bleu import engine
+
         return engine.segment_stats(self._spec, hypotheses, index)
 
     def _score(self, counts: Counts) -> BLEUScore:
+        from evalfw.metrics.bleu import engine
+
         res = engine.score_counts(self._spec, counts)
         return BLEUScore(res.score, list(res.counts), list(res.totals), list(res.precisions),
                          res.bp, res.hyp_len, res.ref_len)
+
+    def _corpus_score(self, stats: SegmentStats) -> BLEUScore:
+        from evalfw.metrics.bleu import engine
+
+        return self._score(engine.corpus_counts(self._spec, stats))
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Sequence[Sequence[str]] | None,
                      n_bootstrap: int = 1) -> BLEUScore:
         _check_corpus_args(hypotheses, references)
         stats = self._stats(hypotheses, references)
-        score = self._score(engine.corpus_counts(self._spec, stats))
+        score = self._corpus_score(stats)
         if n_bootstrap > 1:
             from evalfw.analysis.resampling import columns
             from evalfw.analysis.sacrebleu_mode import confidence, read_seed
@@ -181,13 +182,23 @@ class BLEU:
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
         if self._one is None:
-            self._one = _sentence.OneSentence(self._spec)
+            # the spec's components are sacreBLEU's built-ins: their formula in one function
+            settings = (self.smooth_method, self.smooth_value, self.effective_order,
+                        self.max_ngram_order)
+
+            def formula(correct: list[Any], total: list[Any], sys_len: int, ref_len: int
+                        ) -> tuple[Any, ...]:  # positional: cheaper than a partial's keywords
+                return bleu_fields(correct, total, sys_len, ref_len, *settings)
+
+            self._one = _sentence.OneSentence(self._spec, formula) \
+                if self._spec_value is not None else _sentence.OneSentence.sacrebleu(
+                    self._tokenizer, self.lowercase, self.max_ngram_order, formula)
         found = self._one.result(hypothesis, references, BLEUScore)
         if found is not None:  # the per-call path (see evalfw.compat._sentence)
             self.num_refs = self._one.nrefs
             return found
         stats = self._stats([hypothesis], [[r] for r in references])
-        return self._score(engine.corpus_counts(self._spec, stats))
+        return self._corpus_score(stats)
 
     def _resampling_input(self, hypotheses: Sequence[str]) -> tuple[Any, Any, BLEUScore]:
         """For paired tests: evalfw's metric, its statistics rows of ``hypotheses`` (against
@@ -196,21 +207,10 @@ class BLEU:
 
         stats = self._stats(hypotheses, None)
         metric = Bleu(self._spec)
-        return metric, metric.rows(stats), self._score(engine.corpus_counts(self._spec, stats))
+        return metric, metric.rows(stats), self._corpus_score(stats)
 
     def get_signature(self) -> BLEUSignature:
-        if not hasattr(self, "num_refs"):
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        smooth = self.smooth_method
-        if SMOOTH_DEFAULTS[smooth] is not None:
-            value = self.smooth_value if self.smooth_value is not None else SMOOTH_DEFAULTS[smooth]
-            smooth += f"[{value:.2f}]"
-        return BLEUSignature({
-            "nrefs": "var" if self.num_refs == -1 else self.num_refs,
-            "bs": self.n_bootstrap, "ar": None, "seed": self.seed,
-            "case": "lc" if self.lowercase else "mixed", "eff": self.effective_order,
-            "tok": self.tokenizer_signature, "smooth": smooth, "version": SACREBLEU_VERSION,
-        })
+        return signature(self)
 
     @staticmethod
     def compute_bleu(correct: list[int], total: list[int], sys_len: int, ref_len: int,
@@ -219,6 +219,8 @@ class BLEU:
         """sacreBLEU's static ``compute_bleu`` (note its default smoothing is ``none``)."""
         metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
                       effective_order=effective_order, max_ngram_order=max_ngram_order)
+        from evalfw.metrics.bleu.components import Counts
+
         counts = Counts(tuple(correct[:max_ngram_order]), tuple(total[:max_ngram_order]),
                         int(sys_len), int(ref_len))
         return metric._score(counts)

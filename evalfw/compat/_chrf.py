@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature, check_corpus_args
-from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
+from evalfw.compat._chrf_score import CHRFScore, CHRFSignature, signature
+from evalfw.compat._common import SacreMetric, check_corpus_args
 from evalfw.metrics.chrf import core
 from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
 
@@ -27,24 +27,6 @@ __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
 #: segment x reference choices after which corpus scores switch to numpy's path (about the
 #: Python time of numpy's import)
 PYTHON_CHOICES = 20_000
-
-
-class CHRFScore(SacreScore):
-    """sacreBLEU's ``CHRFScore``: ``score``, ``char_order``, ``word_order``, ``beta``, ``name``,
-    ``format()`` and ``str()`` (``chrF2++ = 62.24``)."""
-
-    def __init__(self, score: float, char_order: int, word_order: int, beta: float) -> None:
-        super().__init__(f"chrF{beta}" + "+" * word_order, score)
-        self.beta = beta
-        self.char_order = char_order
-        self.word_order = word_order
-
-
-class CHRFSignature(SacreSignature):
-    """sacreBLEU's chrF signature: ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``."""
-
-    _ABBR = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e",
-             "nc": "nc", "nw": "nw", "space": "s", "version": "v"}
 
 
 class CHRF(SacreMetric):
@@ -116,16 +98,7 @@ class CHRF(SacreMetric):
         return core.f_score(list(row32), self._metric.config)
 
     def get_signature(self) -> CHRFSignature:
-        if not hasattr(self, "num_refs"):
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return CHRFSignature({
-            "nrefs": "var" if self.num_refs == -1 else self.num_refs,
-            "bs": self.n_bootstrap, "ar": None, "seed": self.seed,
-            "case": "lc" if self.lowercase else "mixed",
-            "eff": "no" if self.eps_smoothing else "yes", "nc": self.char_order,
-            "nw": self.word_order, "space": "yes" if self.whitespace else "no",
-            "version": SACREBLEU_VERSION,
-        })
+        return signature(self)
 
 
 def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]],

@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from typing import Any
     import numpy as np
 
     from evalfw.metrics.base import Metric
@@ -68,9 +69,10 @@ class SacreScore:
                 d.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=conf)
         line = f"{self.name}|{signature}" if signature else self.name
         line = f"{line} = {sc}"
-        if self._verbose:
-            line += f" {self._verbose}"
-            d["verbose_score"] = self._verbose
+        verbose = self._verbose  # a property of BLEU's: formatted once
+        if verbose:
+            line += f" {verbose}"
+            d["verbose_score"] = verbose
         if score_only:
             return sc
         if is_json:

@@ -18,15 +18,18 @@ what is cached never changes a number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
-from evalfw.metrics.bleu.components import Counts
 from evalfw.metrics.bleu.counting import kernel
 from evalfw.tokenizers.base import supports_joined
 
+TYPE_CHECKING = False  # not from typing: a sentence loop starts without it
 if TYPE_CHECKING:
+    from typing import Any
+
+    from evalfw.metrics.bleu.components import Counts
     from evalfw.metrics.bleu.spec import BleuSpec
+    from evalfw.tokenizers.base import Tokenizer
 
 #: distinct lines whose tokens are kept (sacreBLEU's tokenizer cache has the same size), and
 #: distinct segments whose results are kept
@@ -49,6 +52,14 @@ def _closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return min(ref_lens, key=lambda r: abs(r - hyp_len))
 
 
+def _counts(raw: tuple[Any, ...]) -> Counts:
+    # the components' value object, imported when first needed: the path of a formula
+    # (sacreBLEU's compute_bleu) never builds one
+    from evalfw.metrics.bleu.components import Counts
+
+    return Counts(*raw)
+
+
 #: the reference-length rules the kernel knows, for one segment
 _RULES = {"closest": _closest, "closest-first": _closest_first, "shortest": min}
 
@@ -56,19 +67,42 @@ _RULES = {"closest": _closest, "closest-first": _closest_first, "shortest": min}
 class OneSentence:
     """Counts and scores of single segments under ``spec`` (see the module docstring)."""
 
-    def __init__(self, spec: BleuSpec) -> None:
-        self.spec = spec
+    def __init__(self, spec: BleuSpec, formula: Callable[..., tuple[Any, ...]] | None = None
+                 ) -> None:
+        rule = spec.brevity_penalty.kernel_rule()
+        usable = (supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
+                  and spec.smoothing.needs_orders == 0)
+        self.spec: BleuSpec | None = spec
+        self._setup(spec.tokenizer, spec.lowercase, spec.max_order, rule if usable else None,
+                    formula)
+
+    @classmethod
+    def sacrebleu(cls, tokenizer: Tokenizer, lowercase: bool, max_order: int,
+                  formula: Callable[..., tuple[Any, ...]]) -> OneSentence:
+        """The per-call path of sacreBLEU's own components (clipped counts without a floor,
+        the closest reference length, ``formula`` for the score) without resolving a spec:
+        a script that only scores sentences starts without the plugin host."""
+        one = cls.__new__(cls)
+        one.spec = None
+        one._setup(tokenizer, lowercase, max_order, "closest", formula)
+        return one
+
+    def _setup(self, tokenizer: Tokenizer, lowercase: bool, max_order: int, rule: str | None,
+               formula: Callable[..., tuple[Any, ...]] | None) -> None:
+        #: the components' formula in one function of (matches, totals, hyp_len, ref_len)
+        #: lists, giving ``_fields``' tuple, when the caller has one (sacreBLEU's compute_bleu)
+        self._formula = formula
         self.nrefs = 0
         k = kernel.kernel()
-        rule = spec.brevity_penalty.kernel_rule()
-        usable = (k is not None and supports_joined(spec.tokenizer)
-                  and supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
-                  and rule in _RULES and spec.smoothing.needs_orders == 0)
+        usable = k is not None and supports_joined(tokenizer) and rule in _RULES
         self._count = k.sentence if usable else None  # type: ignore[union-attr]
         self._index = k.Index if usable else None  # type: ignore[union-attr]
         self._indexes: dict[tuple[str, ...], tuple[Any, tuple[int, ...]] | None] = {}
         self._choose = _RULES.get(rule or "")
-        self._chars = int(spec.tokenizer.joined_unit == "char")
+        self._chars = int(tokenizer.joined_unit == "char")
+        self._joiner = tokenizer.line_joiner() if usable else None
+        self._lowercase = lowercase
+        self._max_order = max_order
         self._tokens: dict[str, str | None] = {}
         self._seen: dict[tuple[str, ...], tuple[Any, ...]] = {}
         self._totals: dict[int, tuple[int, ...]] = {}
@@ -77,9 +111,8 @@ class OneSentence:
         found = self._tokens.get(line, self)
         if found is not self:
             return found  # type: ignore[return-value]
-        text = line.lower() if self.spec.lowercase else line
         try:
-            joined = self.spec.tokenizer.tokenize_joined([text])
+            joined = self._joiner(line.lower() if self._lowercase else line)  # type: ignore[misc]
         except Exception:  # the general path reports the tokenizer's failure
             joined = None
         if len(self._tokens) >= CACHE_LINES:
@@ -92,50 +125,62 @@ class OneSentence:
         key = (hypothesis, *references)
         fields = self._seen.get(key)
         if fields is None:
-            counts = self.counts(hypothesis, references)
-            if counts is None:
+            raw = self._raw(hypothesis, references)
+            if raw is None:
                 return None
-            fields = self._fields(counts)
+            matches, totals, hyp_len, ref_len = raw
+            fields = self._fields(_counts(raw)) if self._formula is None else \
+                self._formula(list(matches), list(totals), hyp_len, ref_len)
             if len(self._seen) >= CACHE_LINES:
                 self._seen.clear()
-            self._seen[key] = (*fields, self.nrefs)
-        else:
-            self.nrefs = fields[-1]
-        score, matches, totals, precisions, bp, hyp_len, ref_len = fields[:7]
+            fields = self._seen[key] = (*fields, self.nrefs)
+        score, matches, totals, precisions, bp, hyp_len, ref_len, self.nrefs = fields
         return result(score, list(matches), list(totals), list(precisions), bp, hyp_len, ref_len)
 
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
         """The segment's counts, or None to decline."""
+        raw = self._raw(hypothesis, references)
+        return None if raw is None else _counts(raw)
+
+    def _raw(self, hypothesis: str, references: Sequence[str | None]
+             ) -> tuple[tuple[int, ...], tuple[int, ...], int, int] | None:
+        """(matches, totals, hyp_len, ref_len) of the segment, or None to decline."""
         if self._count is None:
             return None
-        refs = references if None not in references else [r for r in references if r is not None]
+        refs = tuple(references) if None not in references else \
+            tuple(r for r in references if r is not None)
         hyp = self._tokenize(hypothesis)
-        tokens = [self._tokenize(r) for r in refs]
-        if not refs or hyp is None or None in tokens:
+        if not refs or hyp is None:
             return None
-        found = self._indexed(hyp, tuple(refs), tokens)
+        found = self._indexed(hyp, refs)
         if found is None:
-            found = self._count(hyp, tokens, self.spec.max_order, self._chars)
+            tokens = [self._tokenize(r) for r in refs]
+            if None in tokens:
+                return None
+            found = self._count(hyp, tokens, self._max_order, self._chars)
             if found is None:
                 return None
         hyp_len, ref_lens, matches = found
         self.nrefs = len(refs)
         totals = self._totals.get(hyp_len)
         if totals is None:
-            totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
+            totals = tuple(max(hyp_len - n, 0) for n in range(self._max_order))
             self._totals[hyp_len] = totals
-        return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
+        return matches, totals, hyp_len, self._choose(hyp_len, ref_lens)  # type: ignore[misc]
 
-    def _indexed(self, hyp: str, refs: tuple[str, ...], tokens: list[str]
+    def _indexed(self, hyp: str, refs: tuple[str, ...]
                  ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
         """``sentence``'s answer from an index of the references (built on first use), or
-        None when the kernel cannot index them."""
+        None when the kernel cannot index them (or cannot tokenize one)."""
         if self._index is None:
             return None
         entry = self._indexes.get(refs, self)
         if entry is self:
+            tokens = [self._tokenize(r) for r in refs]
+            if None in tokens:
+                return None
             try:
-                index = self._index(tokens, 1, self.spec.max_order, bool(self._chars))
+                index = self._index(tokens, 1, self._max_order, bool(self._chars))
                 entry = index, tuple(memoryview(index.ref_lens).cast("q"))
             except ValueError:
                 entry = None
@@ -145,9 +190,8 @@ class OneSentence:
         if entry is None:
             return None
         index, ref_lens = entry  # type: ignore[misc]
-        hyp_len, matches = index.count(hyp, 1)
-        return (memoryview(hyp_len).cast("q")[0], ref_lens,
-                tuple(memoryview(matches).cast("q")))
+        hyp_len, matches = index.count_one(hyp)
+        return hyp_len, ref_lens, matches
 
     def score(self, counts: Counts, result: Any) -> Any:
         """``result(score, counts, totals, precisions, bp, sys_len, ref_len)`` of the segment,
@@ -158,6 +202,7 @@ class OneSentence:
 
     def _fields(self, counts: Counts) -> tuple[Any, ...]:
         spec = self.spec
+        assert spec is not None  # a path without a spec has its formula
         bp = spec.brevity_penalty.penalty(counts.hyp_len, counts.ref_len)
         smoothed = spec.smoothing.smooth(counts)
         score = spec.mean.combine(smoothed, counts, bp, spec.weights)[0]

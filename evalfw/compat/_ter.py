@@ -11,14 +11,15 @@ truncated by ``zip``, and so does a segment without any reference (sacreBLEU div
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
-from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
+from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 from evalfw.metrics.ter import core
-from evalfw.metrics.ter.metric import Ter
 
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
@@ -53,6 +54,8 @@ class TER(SacreMetric):
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
         self.tokenizer_signature = "tercom"
+        from evalfw.metrics.ter.metric import Ter  # the metric class: not for the lean path
+
         self._metric = Ter(normalized=bool(normalized), no_punct=bool(no_punct),
                            asian_support=bool(asian_support),
                            case_sensitive=bool(case_sensitive))
@@ -71,16 +74,21 @@ class TER(SacreMetric):
         return core.float32_value(row32)
 
     def get_signature(self) -> TERSignature:
-        if not hasattr(self, "num_refs"):
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return TERSignature({
-            "nrefs": "var" if self.num_refs == -1 else self.num_refs,
-            "bs": self.n_bootstrap, "ar": None, "seed": self.seed,
-            "case": "mixed" if self.case_sensitive else "lc",
-            "tok": self.tokenizer_signature, "norm": self.normalized,
-            "punct": not self.no_punct, "asian": self.asian_support,
-            "version": SACREBLEU_VERSION,
-        })
+        return signature(self)
+
+
+def signature(metric: Any) -> TERSignature:
+    """sacreBLEU's ``TER.get_signature()`` of a drop-in TER object (its references counted)."""
+    if not hasattr(metric, "num_refs"):
+        raise ValueError("Number of references unknown, please evaluate the metric first.")
+    return TERSignature({
+        "nrefs": "var" if metric.num_refs == -1 else metric.num_refs,
+        "bs": metric.n_bootstrap, "ar": None, "seed": metric.seed,
+        "case": "mixed" if metric.case_sensitive else "lc",
+        "tok": metric.tokenizer_signature, "norm": metric.normalized,
+        "punct": not metric.no_punct, "asian": metric.asian_support,
+        "version": SACREBLEU_VERSION,
+    })
 
 
 def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]],

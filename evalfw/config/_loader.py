@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from evalfw.plugin.component import ComponentChoice
+from evalfw.plugin.choices import ComponentChoice
 from evalfw.config import _choices as choices
 from evalfw.config._locate import KeyPath, Locations
 from evalfw.config.model import (

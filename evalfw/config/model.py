@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from evalfw.plugin.component import ComponentChoice
+from evalfw.plugin.choices import ComponentChoice
 from evalfw.config._overrides import Override
 from evalfw.config.paths import experiment_dir
 

@@ -11,6 +11,7 @@ made of components (BLEU) use the same functions; errors go through an
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import EvalfwError, PluginError
@@ -20,6 +21,14 @@ if TYPE_CHECKING:
     from evalfw.plugin.options import OptionChecker
 
 Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentChoice:
+    """A component chosen by name with options, as in a config."""
+
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 def plain(value: Any) -> Any:
@@ -162,5 +171,5 @@ def component_schema(host: Components, kind: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["check_choice", "check_schema_valid", "choices_text",
+__all__ = ["ComponentChoice", "check_choice", "check_schema_valid", "choices_text",
            "component_schema", "lookup", "plain", "schema_problem"]

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol
 
 from evalfw.plugin.options import resolve_options
+
+TYPE_CHECKING = False  # not from typing: components are used by commands that start lean
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from evalfw.plugin.protocols import Components as Components
+    from evalfw.plugin.protocols import Registry as Registry
 
 EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
     {"type": "object", "properties": {}, "additionalProperties": False}
@@ -110,35 +115,19 @@ def declares(component: object, capability: str) -> bool:
     return vars(type(component)).get(capability) is True
 
 
-@dataclass(frozen=True, slots=True)
-class ComponentChoice:
-    """A component chosen by name with options, as in a config."""
+def __getattr__(name: str) -> Any:
+    # ComponentChoice lives in evalfw.plugin.choices (a dataclass: this module stays free of
+    # dataclasses, which components used without a plugin host do not need)
+    if name == "ComponentChoice":
+        from evalfw.plugin.choices import ComponentChoice
 
-    name: str
-    options: Mapping[str, Any] = field(default_factory=dict)
+        return ComponentChoice
+    if name in ("Components", "Registry"):  # typing's Protocol, in a module of their own
+        from evalfw.plugin import protocols
 
-
-class Registry(Protocol):
-    """The components of one kind, as a plugin host holds them (see ``evalfw.host.registry``)."""
-
-    def names(self) -> list[str]: ...
-
-    def get(self, name: str) -> type[Component]: ...
-
-    def entry(self, name: str) -> Any:
-        """The class with its provider (``.cls``, ``.plugin``, ``.name``)."""
-
-    def __contains__(self, name: object) -> bool: ...
+        return getattr(protocols, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class Components(Protocol):
-    """What a component made of other components (a metric such as BLEU) may ask the plugin
-    host for: the registry of a kind, and an instance of a named component."""
-
-    def registry(self, kind: str) -> Registry: ...
-
-    def component(self, kind: str, name: str, options: Any = None) -> Any: ...
-
-
-__all__ = ["EMPTY_OPTIONS", "Component", "ComponentChoice", "Components", "declares",
-           "name_problem", "NAME_MAX", "NAME_PATTERN", "Registry", "unprintable"]
+__all__ = ["EMPTY_OPTIONS", "Component", "Components", "declares", "name_problem", "NAME_MAX",
+           "NAME_PATTERN", "Registry", "unprintable"]

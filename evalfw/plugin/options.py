@@ -10,9 +10,14 @@ that are not plain scalars) goes to jsonschema itself, so both paths always agre
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, NoReturn, Protocol
 
 from evalfw.errors import ConfigError, suggest
+
+TYPE_CHECKING = False  # not from typing: components are used by commands that start lean
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+    from evalfw.plugin.protocols import OptionChecker as OptionChecker
 
 #: top-level keywords the flat validator understands (annotations included)
 _TOP_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "description", "title"})
@@ -148,21 +153,6 @@ def _equal(one: Any, two: Any) -> bool:
     return bool(one == two)
 
 
-class OptionChecker(Protocol):
-    """How a component checks options beyond its own ``options_schema`` (a metric checking
-    the components it is made of): errors are reported at a key path relative to the
-    component's options, and the caller (a config loader) turns that path into a position
-    (``file:line:col``). See ``evalfw.config._choices``."""
-
-    def check(self, schema: Mapping[str, Any], value: Any, path: tuple[str | int, ...],
-              note: str = "") -> None:
-        """Validate ``value`` at ``path`` against ``schema``; ``note`` ends the message."""
-
-    def fail(self, path: tuple[str | int, ...], message: str,
-             error: type[ConfigError] = ConfigError) -> NoReturn:
-        """Raise ``error`` (a ConfigError subclass) located at ``path``."""
-
-
 class PlainChecker:
     """An :class:`OptionChecker` without positions: errors name the key path only (used when
     options come from Python calls or the command line rather than a config file)."""
@@ -184,3 +174,11 @@ class PlainChecker:
 __all__ = [
     "first_error", "is_flat", "jsonschema_first_error", "OptionChecker", "PlainChecker", "resolve_options",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "OptionChecker":  # typing's Protocol, in a module of its own
+        from evalfw.plugin.protocols import OptionChecker
+
+        return OptionChecker
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

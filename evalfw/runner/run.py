@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from evalfw.runner.result import RunResult
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
-    from evalfw.plugin.component import ComponentChoice
+    from evalfw.plugin.choices import ComponentChoice
 
 
 @dataclass(frozen=True)

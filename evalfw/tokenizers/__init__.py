@@ -1,35 +1,57 @@
-"""Built-in tokenizers (a plugin like any other): ``none``, ``13a``, ``intl``, ``zh``,
-``char`` and, with optional packages, ``ja-mecab`` and ``ko-mecab``.
+"""Built-in tokenizers (a plugin like any other, registered by
+:mod:`evalfw.tokenizers.plugin`): ``none``, ``13a``, ``intl``, ``zh``, ``char`` and, with
+optional packages, ``ja-mecab`` and ``ko-mecab``.
 
 Each reproduces sacreBLEU 2.6.0: for every line, the tokens equal sacreBLEU's
-``tokenizer(line.rstrip()).split()``. They tokenize whole batches at once for speed.
+``tokenize(line.rstrip()).split()``. They tokenize whole batches at once for speed.
+
+Importing this package imports no tokenizer (nor pluggy): a compiled rule module or one
+tokenizer is loaded alone (:func:`builtin`, for code that needs no plugin host).
+``TOKENIZERS`` and the hook are read from the plugin module.
 """
 
 from __future__ import annotations
 
-from evalfw.tokenizers.char import CharTokenizer
-from evalfw.tokenizers.intl import TokenizerIntl
-from evalfw.tokenizers.mecab import JaMecabTokenizer, KoMecabTokenizer
-from evalfw.tokenizers.mteval13a import Tokenizer13a
-from evalfw.tokenizers.none import NoneTokenizer
-from evalfw.tokenizers.zh import TokenizerZh
-from evalfw.tokenizers.base import Tokenizer
-from evalfw.plugin import hookimpl
+TYPE_CHECKING = False  # not from typing: importing typing costs more than this module
+if TYPE_CHECKING:
+    from typing import Any
 
-TOKENIZERS: tuple[type[Tokenizer], ...] = (
-    NoneTokenizer,
-    Tokenizer13a,
-    TokenizerIntl,
-    TokenizerZh,
-    CharTokenizer,
-    JaMecabTokenizer,
-    KoMecabTokenizer,
-)
+    from evalfw.tokenizers.base import Tokenizer
 
 
-@hookimpl
-def evalfw_register_tokenizers() -> list[type[Tokenizer]]:
-    return list(TOKENIZERS)
+#: the module of each built-in tokenizer, by its name (the name itself is set on its class)
+MODULES = {
+    "none": "evalfw.tokenizers.none",
+    "13a": "evalfw.tokenizers.mteval13a",
+    "intl": "evalfw.tokenizers.intl",
+    "zh": "evalfw.tokenizers.zh",
+    "char": "evalfw.tokenizers.char",
+    "ja-mecab": "evalfw.tokenizers.mecab",
+    "ko-mecab": "evalfw.tokenizers.mecab",
+}
 
 
-__all__ = ["evalfw_register_tokenizers", "TOKENIZERS"]
+def builtin(name: str) -> type[Tokenizer]:
+    """The built-in tokenizer class called ``name`` (KeyError for another name), importing
+    only its module."""
+    import importlib
+
+    from evalfw.tokenizers.base import Tokenizer
+
+    module = importlib.import_module(MODULES[name])
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, Tokenizer) and \
+                vars(value).get("name") == name:
+            return value
+    raise KeyError(name)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("TOKENIZERS", "evalfw_register_tokenizers"):
+        from evalfw.tokenizers import plugin
+
+        return getattr(plugin, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["builtin", "evalfw_register_tokenizers", "MODULES", "TOKENIZERS"]

@@ -24,9 +24,12 @@ from __future__ import annotations
 import gc
 import re
 from abc import abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 from evalfw.plugin.component import Component, declares
 
@@ -54,6 +57,12 @@ class Tokenizer(Component):
         ``tokenize(lines)[i]`` (with ``joined_unit`` "char": its non-whitespace characters).
         None declines (then ``tokenize`` is used). Only called when ``joined`` is declared."""
         return None
+
+    def line_joiner(self) -> Callable[[str], str | None]:
+        """A function of one line giving ``tokenize_joined([line])``, for callers that tokenize
+        one line per call (the per-call drop-ins): a tokenizer may skip its batch machinery
+        there."""
+        return lambda line: self.tokenize_joined([line])
 
     @property
     def token_unit(self) -> str:

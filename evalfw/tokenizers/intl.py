@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     import regex
 
 _ASTRAL_START = 0x10000
+#: batches take the exact per-line path until this many characters went through it (then the
+#: batch patterns are built): a command line on a few hundred lines does not pay for them
+SMALL = 100_000
+_exact_chars = 0  # characters tokenized by the exact path instead of the batch patterns
 _ASTRAL = LazyPattern("[\U00010000-\U0010ffff]")
 
 
@@ -103,6 +107,11 @@ class TokenizerIntl(JoinedTokenizer):
         return [line.rstrip() for line in lines]
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:
+        global _exact_chars
+        if _exact_chars + len(text) < SMALL and not _patterns.cache_info().currsize:
+            # building the batch patterns costs what the exact path spends on ~2000 lines
+            _exact_chars += len(text)
+            return text, list(range(text.count("\n") - 1))
         patterns = _patterns()
         hard = lines_at(text, patterns.hard)
         if _has_astral(text):

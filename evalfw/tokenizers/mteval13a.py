@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from evalfw.tokenizers import _mteval
 from evalfw.tokenizers.base import JoinedTokenizer, LazyPattern
 
@@ -39,6 +41,21 @@ class Tokenizer13a(JoinedTokenizer):
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:
         return _mteval.rewrite(_unescape(text.replace("<skipped>", "")))
+
+    def line_joiner(self) -> Callable[[str], str | None]:
+        native = _mteval.compiled()
+        if native is None:
+            return super().line_joiner()
+        rules, batch = native.rules, self.tokenize_joined
+
+        def one(line: str) -> str | None:
+            # What the batch computes for one line, without its copies: a line with no "\n",
+            # "&" or "<" has nothing to remove or unescape and no exact-path rule.
+            if "\n" in line or "&" in line or "<" in line:
+                return batch([line])
+            return rules(f"\n {line} \n")
+
+        return one
 
     def _exact(self, line: str) -> list[str]:
         line = line.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")

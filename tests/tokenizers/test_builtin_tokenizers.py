@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalfw import tokenizers  # noqa: E402
+from evalfw.tokenizers import plugin  # noqa: E402
 from evalfw.errors import PluginError  # noqa: E402
 from tests.support.tokenizer_oracles import random_batches, sacrebleu_oracle
 
@@ -30,7 +31,7 @@ def make(name: str):
 def test_registers_sacrebleu_names_through_the_host():
     from evalfw.host.host import PluginHost
 
-    host = PluginHost.create(autoload=False, builtins=False, extra_plugins=[tokenizers])
+    host = PluginHost.create(autoload=False, builtins=False, extra_plugins=[plugin])
     assert host.registry("tokenizer").names() == sorted([*CORE, "ja-mecab", "ko-mecab"])
     tok = host.registry("tokenizer").create("13a", {})
     assert tok.describe() == "13a@1"
@@ -132,6 +133,16 @@ def test_random_batches_equal_sacrebleu(name):
     assert compared >= 3000
 
 
+@pytest.mark.parametrize("name", CORE)
+def test_line_joiner_equals_the_batch_of_one_line(name):
+    tok = make(name)
+    one = tok.line_joiner()
+    lines = [line for batch in random_batches(seed=7, lines=2000) for line in batch]
+    lines += ["&amp;lt; x", "a <skipped> b", "a\nb", "-\n", " .5", "1.", "", " "]
+    for line in lines:
+        assert one(line) == tok.tokenize_joined([line]), f"{name}: {line!r}"
+
+
 def test_zh_effective_ranges_equal_sacrebleu_on_every_code_point():
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
@@ -204,3 +215,18 @@ def test_mecab_missing_package_is_a_clear_error(name, monkeypatch):
     extra = name[:2]
     with pytest.raises(PluginError, match=rf"pip install 'evalfw\[{extra}\]'"):
         make(name)
+
+
+def test_intl_exact_start_and_batch_patterns_agree(monkeypatch):
+    from evalfw.tokenizers import intl
+
+    lines = [line for batch in random_batches(seed=11, lines=1500) for line in batch]
+    intl._patterns.cache_clear()  # the exact start holds only until the patterns exist
+    monkeypatch.setattr(intl, "_exact_chars", 0)
+    monkeypatch.setattr(intl, "SMALL", 10**9)
+    exact = make("intl").tokenize(lines)
+    exact_joined = make("intl").tokenize_joined(lines)
+    monkeypatch.setattr(intl, "SMALL", 0)
+    assert make("intl").tokenize(lines) == exact
+    assert [s.split() for s in make("intl").tokenize_joined(lines).split("\n")] == \
+        [s.split() for s in exact_joined.split("\n")]

@@ -24,7 +24,7 @@ _HOME = {
     **dict.fromkeys(("TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"),
                     "evalfw.compat._ter"),
     "METRICS": "evalfw.compat.sacrebleu.metrics",
-    "__version__": "evalfw.metrics.bleu.presets",
+    "__version__": "evalfw.metrics.bleu.text",
 }
 
 __all__ = [name for name in _HOME if name != "__version__"]

@@ -15,15 +15,16 @@ float32, which its ``json.dumps`` refuses); here they are printed as the floats 
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from evalfw.compat.sacrebleu import _text as st
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any
+
 from evalfw.compat.sacrebleu._messages import Console
-from evalfw.compat.sacrebleu._table import render
 
 __all__ = ["single_results", "table_results"]
 
-_INTERVAL = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")
+_INTERVAL = r"(\(μ = [0-9\.]+ ± [0-9\.]+\))"  # compiled on first use
 
 
 def single_results(results: list[str], fmt: str, console: Console) -> str:
@@ -31,7 +32,7 @@ def single_results(results: list[str], fmt: str, console: Console) -> str:
     if fmt == "json":
         return ("[\n" + ",\n".join(results) + "\n]\n") if len(results) > 1 else results[0] + "\n"
     if "μ" in results[0]:
-        results = [_INTERVAL.sub(lambda m: console.paint(m.group(), "cyan"), line)
+        results = [re.sub(_INTERVAL, lambda m: console.paint(m.group(), "cyan"), line)
                    for line in results]
     if len(results) == 1:
         return results[0] + "\n"
@@ -73,6 +74,9 @@ def table_results(columns: dict[str, list[Any]], signatures: dict[str, str], arg
     (formatted scores, or paired-test results)."""
     if args.format == "json":
         return _json(columns)
+    from evalfw.compat.sacrebleu import _text as st  # tables only: JSON runs start without
+    from evalfw.compat.sacrebleu._table import render
+
     fmt = "fancy_grid" if args.format == "text" else "latex_booktabs"
     names = columns["System"]
     header, cells = ["System"], [list(names)]

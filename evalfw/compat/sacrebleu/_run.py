@@ -8,7 +8,10 @@ the same status and message come out here.
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from typing import Any
 
 from evalfw.compat.sacrebleu import _inputs, _report
 from evalfw.compat.sacrebleu._messages import Console, Stop
@@ -112,37 +115,77 @@ def _check_systems(args: Any, systems: list[list[str]], refs: list[list[str]],
     return systems, refs
 
 
-def _metrics(args: Any, refs: list[list[str]]) -> dict[str, Any]:
+def _metrics(args: Any, refs: list[list[str]], paired: bool) -> dict[str, Any]:
     """The metric objects of ``-m`` (in its order, each once), holding the references."""
     metrics: dict[str, Any] = {}
     for name in args.metrics:
         if name == "bleu":
-            from evalfw.compat._bleu import BLEU
-
-            options: dict[str, Any] = {
-                "smooth_method": args.bleu_smooth_method, "smooth_value": args.bleu_smooth_value,
-                "tokenize": args.bleu_tokenize, "lowercase": args.bleu_lowercase,
-                "force": args.bleu_force}
-            if args.langpair:
-                options["trg_lang"] = args.langpair.split("-")[1]
-            if args.sentence_level:
-                options["effective_order"] = True
-            metrics["BLEU"] = BLEU(references=refs, **options)
+            metrics["BLEU"] = _bleu(args, refs, paired)
         elif name == "chrf":
-            from evalfw.compat._chrf import CHRF
-
-            metrics["CHRF"] = CHRF(
-                char_order=args.chrf_char_order, word_order=args.chrf_word_order,
-                beta=args.chrf_beta, whitespace=args.chrf_whitespace,
-                lowercase=args.chrf_lowercase, eps_smoothing=args.chrf_eps_smoothing,
-                references=refs)
+            metrics["CHRF"] = _chrf(args, refs, paired)
         else:
-            from evalfw.compat._ter import TER
-
-            metrics["TER"] = TER(
-                case_sensitive=args.ter_case_sensitive, asian_support=args.ter_asian_support,
-                no_punct=args.ter_no_punct, normalized=args.ter_normalized, references=refs)
+            metrics["TER"] = _ter(args, refs, paired)
     return metrics
+
+
+def _bleu(args: Any, refs: list[list[str]], paired: bool) -> Any:
+    """The BLEU of ``args``: plain scores of files take the lean path (no plugin host, see
+    :mod:`evalfw.compat._bleu_lean`) where it applies, the rest the drop-in ``BLEU``."""
+    options: dict[str, Any] = {
+        "smooth_method": args.bleu_smooth_method, "smooth_value": args.bleu_smooth_value,
+        "tokenize": args.bleu_tokenize, "lowercase": args.bleu_lowercase,
+        "force": args.bleu_force, "effective_order": bool(args.sentence_level)}
+    if _plain(args, paired):
+        from evalfw.compat._bleu_lean import lean_bleu
+        from evalfw.compat._bleu_score import TOKENIZER_DEFAULT
+
+        lean = lean_bleu(refs, {**options, "tokenize": args.bleu_tokenize or TOKENIZER_DEFAULT})
+        if lean is not None:
+            return lean
+    from evalfw.compat._bleu import BLEU
+
+    if args.langpair:
+        options["trg_lang"] = args.langpair.split("-")[1]
+    return BLEU(references=refs, **options)
+
+
+def _plain(args: Any, paired: bool) -> bool:
+    """Scores of files alone: the lean metrics apply (no test set, resampling or breakdown)."""
+    return not (args.langpair or args.test_set or args.confidence or paired or args.detail)
+
+
+def _chrf(args: Any, refs: list[list[str]], paired: bool) -> Any:
+    """The chrF of ``args``: the lean one (see :mod:`evalfw.compat._chrf_lean`) where it
+    applies, else the drop-in ``CHRF``."""
+    options = {"char_order": args.chrf_char_order, "word_order": args.chrf_word_order,
+               "beta": args.chrf_beta, "whitespace": args.chrf_whitespace,
+               "lowercase": args.chrf_lowercase, "eps_smoothing": args.chrf_eps_smoothing}
+    if _plain(args, paired):
+        from evalfw.compat._chrf_lean import lean_chrf
+
+        lean = lean_chrf(refs, options)
+        if lean is not None:
+            return lean
+    from evalfw.compat._chrf import CHRF
+
+    return CHRF(**options, references=refs)
+
+
+def _ter(args: Any, refs: list[list[str]], paired: bool) -> Any:
+    """The TER of ``args``: the lean one (see :mod:`evalfw.compat._ter_lean`) where it
+    applies, else the drop-in ``TER``."""
+    options = {"case_sensitive": args.ter_case_sensitive,
+               "asian_support": args.ter_asian_support, "no_punct": args.ter_no_punct,
+               "normalized": args.ter_normalized}
+    if _plain(args, paired):
+        from evalfw.compat._ter_lean import lean_ter
+
+        lean = lean_ter(refs, options)
+        if lean is not None:
+            return lean
+    from evalfw.compat._ter import TER
+
+    return TER(**options, references=refs)
 
 
 def run(args: Any, console: Console) -> int:
@@ -167,14 +210,20 @@ def run(args: Any, console: Console) -> int:
     refs, systems, names = _read(args, data, paired, console)
     full_system, full_refs = systems[0] if systems else [], refs
     systems, refs = _check_systems(args, systems, refs, paired, data)
-    metrics = _metrics(args, refs)
+    metrics = _metrics(args, refs, paired)
     write = sys.stdout.write
     if args.sentence_level:
         metric = next(iter(metrics.values()))
-        for hypothesis, *references in zip(systems[0], *refs):
-            score = metric.sentence_score(hypothesis, references)
+        signature = None
+        if hasattr(metric, "sentence_scores"):  # a lean metric: all lines, one signature
+            scores = metric.sentence_scores(systems[0])
             signature = metric.get_signature().format(args.short)
-            write(score.format(args.width, args.score_only, signature) + "\n")
+        else:  # a signature per line: the references counted may change (absent ones)
+            scores = (metric.sentence_score(hypothesis, references)
+                      for hypothesis, *references in zip(systems[0], *refs))
+        for score in scores:
+            shown = signature or metric.get_signature().format(args.short)
+            write(score.format(args.width, args.score_only, shown) + "\n")
         return 0
     if args.detail and args.format == "json":
         args.format = "text"

@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from evalfw.compat.sacrebleu._table import render
 
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from typing import Any
     from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 
 _SHORT = {"bs": "bs", "ar": "ar", "seed": "rs"}

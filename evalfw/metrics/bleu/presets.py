@@ -14,10 +14,8 @@ from typing import Any
 
 from evalfw.metrics.bleu.components import Preset
 from evalfw.tokenizers.base import Tokenizer
+from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 from evalfw.plugin import hookimpl
-
-#: the sacreBLEU release whose behaviour the sacrebleu family reproduces
-SACREBLEU_VERSION = "2.6.0"
 
 
 def sacrebleu_tokenizer_signature(tokenizer: Tokenizer) -> str | None:

@@ -15,15 +15,16 @@ exists twice: vectorized over many rows (:func:`f_scores`) and as a scalar funct
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, namedtuple
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from evalfw.metrics._native import CompiledKernel
 
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 
 
@@ -33,16 +34,13 @@ EPS = 1e-16
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 
 
-@dataclass(frozen=True)
-class ChrfConfig:
-    """The options that change chrF's numbers (sacreBLEU's defaults)."""
+class ChrfConfig(namedtuple("ChrfConfig", "char_order word_order beta lowercase whitespace "
+                              "eps_smoothing", defaults=(6, 0, 2, False, False, False))):
+    """The options that change chrF's numbers (sacreBLEU's defaults). Immutable, compared and
+    hashed by value; a named tuple rather than a dataclass, so that chrF's arithmetic imports
+    without :mod:`dataclasses` (the drop-in command line starts lean)."""
 
-    char_order: int = 6
-    word_order: int = 0
-    beta: float = 2
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
+    __slots__ = ()
 
     @property
     def orders(self) -> int:

@@ -13,17 +13,19 @@ compiled kernel (``_ter.c``) or its pure-Python twin (:mod:`evalfw.metrics.ter._
 from __future__ import annotations
 
 from array import array
+from collections import namedtuple
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError
 from evalfw.metrics._native import CompiledKernel
 from evalfw.metrics.ter import _shifts
 from evalfw.metrics.ter.tokenizer import reference_tokens, tokenizer
 
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 
 #: option names and sacreBLEU's defaults
@@ -45,31 +47,27 @@ def describe() -> str:
     return COMPILED.describe()
 
 
-@dataclass(frozen=True)
-class PreparedReferences:
+class PreparedReferences(namedtuple("PreparedReferences",
+                                     "options vocab ref_ids ref_offsets first ref_length")):
     """Reference token ids of a test set, for any number of systems.
 
     ``ref_ids[ref_offsets[k]:ref_offsets[k+1]]`` are the tokens of reference k; the references
     of segment i are ``k`` in ``first[i]:first[i+1]``; a hypothesis word not in ``vocab`` can
-    match nothing and gets id -1.
+    match nothing and gets id -1. Offsets are ``array("q")``, the average reference lengths
+    ``array("d")``: scoring plain systems needs no numpy (nor :mod:`dataclasses`).
     """
 
-    options: tuple[bool, bool, bool, bool]
-    vocab: dict[str, int]
-    ref_ids: array  # type: ignore[type-arg]
-    ref_offsets: np.ndarray
-    first: np.ndarray
-    ref_length: np.ndarray
+    __slots__ = ()
 
     @property
     def segments(self) -> int:
         return len(self.first) - 1
 
     @property
-    def counts(self) -> np.ndarray:
-        """References per segment."""
-        import numpy as np
-        return np.diff(self.first)
+    def counts(self) -> array:  # type: ignore[type-arg]
+        """References per segment (``array("q")``)."""
+        first = self.first
+        return array("q", [first[i + 1] - first[i] for i in range(len(first) - 1)])
 
 
 def option_key(options: dict[str, Any]) -> tuple[bool, bool, bool, bool]:
@@ -80,7 +78,6 @@ def prepare(references: Sequence[Sequence[str | None]],
             options: tuple[bool, bool, bool, bool]) -> PreparedReferences:
     """Tokenize reference streams (``references[k][i]``; ``None``: segment i has no k-th
     reference). A segment without any reference is an error (sacreBLEU divides by zero)."""
-    import numpy as np
     tokens = tokenizer(*options)
     segments = len(references[0]) if references else 0
     if any(len(stream) != segments for stream in references):
@@ -102,14 +99,12 @@ def prepare(references: Sequence[Sequence[str | None]],
         first.append(first[-1] + len(present))
         # int / int, correctly rounded as in sacreBLEU
         ref_length.append(lengths / len(present))
-    return PreparedReferences(options, vocab, ids, np.asarray(offsets, dtype=np.int64),
-                              np.asarray(first, dtype=np.int64),
-                              np.asarray(ref_length, dtype=np.float64))
+    return PreparedReferences(options, vocab, ids, array("q", offsets), array("q", first),
+                              array("d", ref_length))
 
 
 def hypothesis_ids(hypotheses: Sequence[str], prepared: PreparedReferences
-                   ) -> tuple[array, np.ndarray]:  # type: ignore[type-arg]
-    import numpy as np
+                   ) -> tuple[array, array]:  # type: ignore[type-arg]
     tokens = tokenizer(*prepared.options)
     get = prepared.vocab.get
     ids = array("i")
@@ -117,35 +112,54 @@ def hypothesis_ids(hypotheses: Sequence[str], prepared: PreparedReferences
     for line in hypotheses:
         ids.extend([get(w, -1) for w in tokens(line)])
         offsets.append(len(ids))
-    return ids, np.asarray(offsets, dtype=np.int64)
+    return ids, array("q", offsets)
+
+
+def _edits(hypotheses: Sequence[str], prepared: PreparedReferences) -> Sequence[int]:
+    """Edits of every (segment, reference) pair, in reference order."""
+    if len(hypotheses) != prepared.segments:
+        raise InputError(f"TER: {len(hypotheses)} hypotheses but {prepared.segments} "
+                         "reference segments")
+    hyp_ids, hyp_off = hypothesis_ids(hypotheses, prepared)
+    which = array("q", [i for i, n in enumerate(prepared.counts) for _ in range(n)])
+    native = kernel()
+    if native is not None:
+        return memoryview(native.edits(hyp_ids, hyp_off, prepared.ref_ids,
+                                       prepared.ref_offsets, which)).cast("q")
+    ro = prepared.ref_offsets
+    return [_shifts.pair_edits(hyp_ids[hyp_off[h]:hyp_off[h + 1]],
+                               prepared.ref_ids[ro[k]:ro[k + 1]])
+            for k, h in enumerate(which)]
 
 
 def reference_edits(hypotheses: Sequence[str], prepared: PreparedReferences) -> np.ndarray:
     """Edits of every (segment, reference) pair, in reference order (int64)."""
     import numpy as np
-    if len(hypotheses) != prepared.segments:
-        raise InputError(f"TER: {len(hypotheses)} hypotheses but {prepared.segments} "
-                         "reference segments")
-    hyp_ids, hyp_off = hypothesis_ids(hypotheses, prepared)
-    which = np.repeat(np.arange(prepared.segments, dtype=np.int64), prepared.counts)
-    native = kernel()
-    if native is not None:
-        return np.frombuffer(native.edits(hyp_ids, hyp_off, prepared.ref_ids,
-                                          prepared.ref_offsets, which), dtype=np.int64)
-    out = np.empty(len(which), dtype=np.int64)
-    ro = prepared.ref_offsets
-    for k, h in enumerate(which.tolist()):
-        out[k] = _shifts.pair_edits(hyp_ids[hyp_off[h]:hyp_off[h + 1]],
-                                    prepared.ref_ids[ro[k]:ro[k + 1]])
-    return out
+    return np.asarray(_edits(hypotheses, prepared), dtype=np.int64)
+
+
+def best_edits(hypotheses: Sequence[str], prepared: PreparedReferences) -> list[int]:
+    """The fewest edits of each segment over its references, without numpy."""
+    edits, first = _edits(hypotheses, prepared), prepared.first
+    return [min(edits[first[i]:first[i + 1]]) for i in range(prepared.segments)]
 
 
 def statistics(hypotheses: Sequence[str], prepared: PreparedReferences) -> np.ndarray:
     """The (n, 2) float64 rows ``[edits, ref_length]`` (edits are exact integers)."""
     import numpy as np
     edits = reference_edits(hypotheses, prepared)
-    best = np.minimum.reduceat(edits, prepared.first[:-1]) if len(edits) else edits
-    return np.column_stack([best.astype(np.float64), prepared.ref_length])
+    starts = np.asarray(prepared.first[:-1], dtype=np.int64)
+    best = np.minimum.reduceat(edits, starts) if len(edits) else edits
+    return np.column_stack([best.astype(np.float64), np.asarray(prepared.ref_length)])
+
+
+def row_totals(edits: Sequence[int], ref_length: Sequence[float]) -> tuple[int, float]:
+    """:func:`totals` of rows given as two columns, without numpy: Python ``+=`` in segment
+    order, as sacreBLEU sums."""
+    length = 0.0
+    for value in ref_length:
+        length += value
+    return sum(edits), length
 
 
 def totals(statistics: np.ndarray) -> tuple[int, float]:
@@ -190,6 +204,6 @@ def float32_value(sums: Sequence[Any]) -> Any:
     return 100 * 1.0 if edits > 0 else 100 * 0.0
 
 
-__all__ = ["DEFAULTS", "describe", "float32_value", "kernel", "option_key", "prepare",
-           "PreparedReferences", "reference_edits", "score_of", "scores_of", "statistics",
-           "totals"]
+__all__ = ["best_edits", "DEFAULTS", "describe", "float32_value", "kernel", "option_key",
+           "prepare", "PreparedReferences", "reference_edits", "row_totals", "score_of",
+           "scores_of", "statistics", "totals"]

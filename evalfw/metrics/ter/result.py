@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalfw.metrics.base import Score
-from evalfw.metrics.bleu.presets import SACREBLEU_VERSION
+from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 
 
 @dataclass(frozen=True)

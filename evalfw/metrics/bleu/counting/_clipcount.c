@@ -656,6 +656,35 @@ done:
     return out;
 }
 
+/* count_one(hypothesis) -> (hyp_len, matches): count(hypothesis, 1) of an index of one
+ * segment as Python ints, for callers that count one sentence per call (no buffers to read) */
+static PyObject *Index_count_one(Index *ix, PyObject *obj) {
+    if (ix->lines != 1) return malformed();
+    Text t = {NULL, 0, NULL};
+    if (text_into(obj, &t, &ix->tbuf, &ix->tcap) < 0) return NULL;
+    int N = ix->max_order;
+    PyObject *out = NULL, *matches = NULL;
+    Vec spans = VEC_INIT(Span), ids = VEC_INIT(int32_t);
+    int64_t *m = PyMem_Calloc((size_t)N, sizeof(int64_t));
+    Py_ssize_t end = check_start(&t) ? line_end(&t, 1) : -1;
+    if (!m) { PyErr_NoMemory(); goto done; }
+    if (end < 0 || end != t.len - 1) { malformed(); goto done; }
+    if (split_line(&t, 1, end, ix->chars, &spans) < 0) goto done;
+    if (count_segment(ix, 0, VEC(spans, Span), (Py_ssize_t)spans.n, &ids, m) < 0) goto done;
+    if (!(matches = PyTuple_New(N))) goto done;
+    for (int n = 0; n < N; n++) {
+        PyObject *v = PyLong_FromLongLong(m[n]);
+        if (!v) goto done;
+        PyTuple_SET_ITEM(matches, n, v);
+    }
+    out = Py_BuildValue("nO", (Py_ssize_t)spans.n, matches);
+done:
+    Py_XDECREF(matches);
+    text_free(&t);
+    PyMem_Free(spans.p); PyMem_Free(ids.p); PyMem_Free(m);
+    return out;
+}
+
 /* tokens() -> the reference token lists an index of token lists was built from, as new str
  * objects (a snapshot taken at build time; None for a missing reference). */
 static PyObject *Index_tokens(Index *ix, PyObject *unused) {
@@ -951,6 +980,8 @@ static PyMethodDef module_methods[] = {
 static PyMethodDef Index_methods[] = {
     {"count", (PyCFunction)(void (*)(void))Index_count, METH_VARARGS | METH_KEYWORDS,
      "count(hypotheses, lines, lists=False) -> (hyp_len, matches) as int64 bytes"},
+    {"count_one", (PyCFunction)Index_count_one, METH_O,
+     "count_one(hypothesis) -> (hyp_len, matches tuple) of an index of one segment"},
     {"tokens", (PyCFunction)Index_tokens, METH_NOARGS,
      "tokens() -> the reference token lists (str) of an index built from_lists"},
     {"from_lists", (PyCFunction)Index_from_lists, METH_VARARGS | METH_CLASS,

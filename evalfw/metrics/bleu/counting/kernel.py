@@ -12,11 +12,12 @@ import functools
 import math
 from collections.abc import Hashable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from evalfw.metrics._native import CompiledKernel
 
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from typing import Any
     import numpy as np
 
     from evalfw.metrics.bleu.counting._tables import NgramTables

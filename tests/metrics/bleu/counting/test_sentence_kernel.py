@@ -30,10 +30,20 @@ def test_equals_the_index(chars: int) -> None:
         want_len = int.from_bytes(hyp_len, "little", signed=True)
         want = [int.from_bytes(matches[i * 8:(i + 1) * 8], "little", signed=True)
                 for i in range(order)]
+        assert index.count_one(f"\n{hyp}\n") == (want_len, tuple(want))
         got = K.sentence(hyp, refs, order, chars)
         assert got[0] == want_len and list(got[2]) == want, (hyp, refs, order)
         unit = list if chars else str.split
         assert list(got[1]) == [len(unit("".join(r.split()) if chars else r)) for r in refs]
+
+
+def test_count_one_takes_one_line_of_a_one_segment_index() -> None:
+    index = K.Index(["\na b\n"], 1, 2, False)
+    for bad in ("a b", "\na\nb\n", "\na b"):
+        with pytest.raises(ValueError):
+            index.count_one(bad)
+    with pytest.raises(ValueError):
+        K.Index(["\na\nb\n"], 2, 2, False).count_one("\na\n")
 
 
 def test_long_segments_decline() -> None:
