@@ -190,8 +190,11 @@ class SharedPool:
                 if worker.job is not None or not self.queue:
                     continue
                 map_id, index, item = self.queue.popleft()
-                payload = None if map_id in worker.held else self.maps[map_id].payload
+                one = self.maps[map_id]
+                payload = None if map_id in worker.held else one.payload
                 worker.held.add(map_id)
+                if all(map_id in w.held for w in self.workers):
+                    one.payload = b""  # every worker has it: the texts are not held twice here
                 worker.job = (map_id, index)
                 try:
                     worker.conn.send(("item", map_id, index, item, payload))
