@@ -184,8 +184,11 @@ class SharedPool:
         with self.lock:
             for worker in self.workers:  # maps that ended: their holders forget them
                 for gone in [m for m in worker.held if m not in self.maps]:
-                    worker.conn.send(("drop", gone))
                     worker.held.discard(gone)
+                    try:
+                        worker.conn.send(("drop", gone))
+                    except OSError:  # it died: its sentinel tells the rest when it is busy
+                        pass
             for worker in self.workers:
                 if worker.job is not None or not self.queue:
                     continue
