@@ -248,7 +248,8 @@ class Processes(Executor):
         if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             yield from Serial().map(task, items, context, done)
             return
-        pool, self._pool = self._pool, None
+        with self._starting:  # maps of tables side by side: each takes the kept pool alone
+            pool, self._pool = self._pool, None
         if pool is not None and not pool.load(task, context):
             pool.stop(graceful=True)
             pool = None
@@ -259,9 +260,11 @@ class Processes(Executor):
             yield from pool.results(items, done)
             finished = True
         finally:  # a failure, Ctrl-C, SIGTERM or an abandoned generator: no worker stays
-            if finished and self._session:
-                self._pool = pool
-            else:
+            with self._starting:
+                keep = finished and self._session and self._pool is None
+                if keep:
+                    self._pool = pool
+            if not keep:
                 pool.stop(graceful=finished)
 
     def cancel(self) -> None:

@@ -113,6 +113,27 @@ def test_an_abandoned_map_leaves_the_pool_serving_the_next() -> None:
             [2 * i for i in range(6)]
 
 
+def test_maps_that_do_not_pickle_side_by_side_each_get_a_forked_pool() -> None:
+    import multiprocessing
+
+    with Processes(workers=2) as executor:
+        out: dict[int, list[int]] = {}
+
+        def one(factor: int) -> None:
+            out[factor] = list(executor.map(lambda ctx, item: ctx * item, range(8), factor))
+
+        threads = [threading.Thread(target=one, args=(f,)) for f in (1, 2, 3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(BOUND)
+        assert out == {f: [f * i for i in range(8)] for f in (1, 2, 3)}
+    deadline = time.monotonic() + BOUND
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()  # every pool stopped, kept or not
+
+
 CONFIG = """\
 schema_version: 1
 experiment: pool
