@@ -9,7 +9,8 @@ SIGKILL) is seen at once through its process sentinel, and the map fails naming 
 come. Workers ignore SIGINT, SIGTERM and SIGHUP: the parent decides, and stops every worker
 whenever a map ends, normally or not (an exception, Ctrl-C, SIGTERM turned into an exception
 by the command line). A worker whose parent is gone ends itself within half a second, so a
-parent killed with SIGKILL leaves no worker computing.
+parent killed with SIGKILL leaves no worker computing. Inside a run (``with``), maps whose work
+pickles share one pool that serves them side by side (:mod:`evalfw.executors._shared_pool`).
 """
 
 from __future__ import annotations
