@@ -13,7 +13,7 @@ from evalfw.errors import PluginError
 from evalfw.metrics.flags import ResolvedFlag, metric_flags
 
 if TYPE_CHECKING:
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
 
 
 def _checked(convert: Callable[[str], Any]) -> Callable[[str], Any]:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.flags import MetricFlag
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
 
 #: statistics columns: int64 for counts (sums are exact), float64 allowed

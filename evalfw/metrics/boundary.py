@@ -30,7 +30,7 @@ from evalfw.metrics import _returns as returns
 from evalfw.metrics.base import Metric, SegmentLengths
 
 if TYPE_CHECKING:
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
 
 #: how long an error spends finding the first segment that fails alone
 LOCATE_SECONDS = 2.0

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from evalfw.errors import EvalfwError, PluginError
 
 if TYPE_CHECKING:
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
 
 Path = tuple[str | int, ...]

@@ -21,8 +21,6 @@ TYPE_CHECKING = False  # not from typing: components are used by commands that s
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-    from evalfw.plugin.protocols import Components as Components
-    from evalfw.plugin.protocols import Registry as Registry
 
 EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
     {"type": "object", "properties": {}, "additionalProperties": False}
@@ -115,19 +113,5 @@ def declares(component: object, capability: str) -> bool:
     return vars(type(component)).get(capability) is True
 
 
-def __getattr__(name: str) -> Any:
-    # ComponentChoice lives in evalfw.plugin.choices (a dataclass: this module stays free of
-    # dataclasses, which components used without a plugin host do not need)
-    if name == "ComponentChoice":
-        from evalfw.plugin.choices import ComponentChoice
-
-        return ComponentChoice
-    if name in ("Components", "Registry"):  # typing's Protocol, in a module of their own
-        from evalfw.plugin import protocols
-
-        return getattr(protocols, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["EMPTY_OPTIONS", "Component", "Components", "declares", "name_problem", "NAME_MAX",
-           "NAME_PATTERN", "Registry", "unprintable"]
+__all__ = ["EMPTY_OPTIONS", "Component", "declares", "name_problem", "NAME_MAX",
+           "NAME_PATTERN", "unprintable"]

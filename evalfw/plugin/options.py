@@ -17,7 +17,7 @@ TYPE_CHECKING = False  # not from typing: components are used by commands that s
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-    from evalfw.plugin.protocols import OptionChecker as OptionChecker
+    from evalfw.plugin.option_checker import OptionChecker as OptionChecker
 
 #: top-level keywords the flat validator understands (annotations included)
 _TOP_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "description", "title"})
@@ -178,7 +178,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "OptionChecker":  # typing's Protocol, in a module of its own
-        from evalfw.plugin.protocols import OptionChecker
+        from evalfw.plugin.option_checker import OptionChecker
 
         return OptionChecker
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,14 +1,10 @@
-"""The plugin host as components see it (:class:`Registry`, :class:`Components`) and how a
-component checks options beyond its schema (:class:`OptionChecker`): typing Protocols, in a
-module of their own so that components import without :mod:`typing`
-(``evalfw.plugin.component`` and ``evalfw.plugin.options`` hand them out by name)."""
+"""The plugin host as components see it (:class:`Registry`, :class:`Components`): typing
+Protocols, in a module of their own so that components import without :mod:`typing` (type
+hints import them from here)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
-
-from evalfw.errors import ConfigError
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from evalfw.plugin.component import Component
@@ -36,19 +32,4 @@ class Components(Protocol):
     def component(self, kind: str, name: str, options: Any = None) -> Any: ...
 
 
-class OptionChecker(Protocol):
-    """How a component checks options beyond its own ``options_schema`` (a metric checking
-    the components it is made of): errors are reported at a key path relative to the
-    component's options, and the caller (a config loader) turns that path into a position
-    (``file:line:col``). See ``evalfw.config._choices``."""
-
-    def check(self, schema: Mapping[str, Any], value: Any, path: tuple[str | int, ...],
-              note: str = "") -> None:
-        """Validate ``value`` at ``path`` against ``schema``; ``note`` ends the message."""
-
-    def fail(self, path: tuple[str | int, ...], message: str,
-             error: type[ConfigError] = ConfigError) -> NoReturn:
-        """Raise ``error`` (a ConfigError subclass) located at ``path``."""
-
-
-__all__ = ["Components", "OptionChecker", "Registry"]
+__all__ = ["Components", "Registry"]

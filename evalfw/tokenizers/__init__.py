@@ -7,15 +7,13 @@ Each reproduces sacreBLEU 2.6.0: for every line, the tokens equal sacreBLEU's
 
 Importing this package imports no tokenizer (nor pluggy): a compiled rule module or one
 tokenizer is loaded alone (:func:`builtin`, for code that needs no plugin host).
-``TOKENIZERS`` and the hook are read from the plugin module.
+``TOKENIZERS`` and the hook live in the plugin module, which imports this one.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # not from typing: importing typing costs more than this module
 if TYPE_CHECKING:
-    from typing import Any
-
     from evalfw.tokenizers.base import Tokenizer
 
 
@@ -46,12 +44,4 @@ def builtin(name: str) -> type[Tokenizer]:
     raise KeyError(name)
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("TOKENIZERS", "evalfw_register_tokenizers"):
-        from evalfw.tokenizers import plugin
-
-        return getattr(plugin, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["builtin", "evalfw_register_tokenizers", "MODULES", "TOKENIZERS"]
+__all__ = ["builtin", "MODULES"]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalfw import tokenizers  # noqa: E402
+from evalfw.tokenizers import plugin as tokenizers  # noqa: E402
 from evalfw.tokenizers import plugin  # noqa: E402
 from evalfw.errors import PluginError  # noqa: E402
 from tests.support.tokenizer_oracles import random_batches, sacrebleu_oracle
@@ -154,19 +154,6 @@ def test_zh_effective_ranges_equal_sacrebleu_on_every_code_point():
     assert ours == theirs
 
 
-def test_intl_classes_equal_regex_on_the_bmp():
-    import re
-
-    import regex
-
-    from evalfw.tokenizers.intl import category_class
-
-    bmp = "".join(map(chr, range(0x10000)))
-    for category in "PSN":
-        ours = re.findall(f"[{category_class(category)}]", bmp)
-        assert ours == regex.findall(rf"\p{{{category}}}", bmp)
-
-
 # --------------------------------------------------------------------------- properties
 
 
@@ -215,18 +202,3 @@ def test_mecab_missing_package_is_a_clear_error(name, monkeypatch):
     extra = name[:2]
     with pytest.raises(PluginError, match=rf"pip install 'evalfw\[{extra}\]'"):
         make(name)
-
-
-def test_intl_exact_start_and_batch_patterns_agree(monkeypatch):
-    from evalfw.tokenizers import intl
-
-    lines = [line for batch in random_batches(seed=11, lines=1500) for line in batch]
-    intl._patterns.cache_clear()  # the exact start holds only until the patterns exist
-    monkeypatch.setattr(intl, "_exact_chars", 0)
-    monkeypatch.setattr(intl, "SMALL", 10**9)
-    exact = make("intl").tokenize(lines)
-    exact_joined = make("intl").tokenize_joined(lines)
-    monkeypatch.setattr(intl, "SMALL", 0)
-    assert make("intl").tokenize(lines) == exact
-    assert [s.split() for s in make("intl").tokenize_joined(lines).split("\n")] == \
-        [s.split() for s in exact_joined.split("\n")]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalfw import tokenizers  # noqa: E402
+from evalfw.tokenizers import plugin as tokenizers  # noqa: E402
 from tests.support.shared_data import SHARED as _SHARED_DIR
 from tests.support.tokenizer_oracles import sacrebleu_oracle
 

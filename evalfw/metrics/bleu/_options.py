@@ -25,7 +25,7 @@ from evalfw.plugin.choices import (
 )
 
 if TYPE_CHECKING:
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
 
 #: a component chosen by name, or as {name: ..., <options>}

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.bleu.result import BleuScore
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
 
 

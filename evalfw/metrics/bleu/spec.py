@@ -32,7 +32,7 @@ from evalfw.tokenizers.base import Tokenizer
 from evalfw.version import __version__
 
 if TYPE_CHECKING:
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
 
 #: the component kinds BLEU is made of, in signature order, with their signature labels
 SLOTS: tuple[tuple[type[Component], str], ...] = (

@@ -26,7 +26,7 @@ from evalfw.metrics.flags import MetricFlag
 from evalfw.version import __version__
 
 if TYPE_CHECKING:
-    from evalfw.plugin.component import Components
+    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
 
 OPTIONS_SCHEMA: Mapping[str, Any] = {

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from evalfw import tokenizers  # noqa: E402
+from evalfw.tokenizers import plugin as tokenizers  # noqa: E402
 from evalfw.api import default_host  # noqa: E402
 from evalfw.metrics.bleu import engine  # noqa: E402
 from evalfw.metrics.bleu.counting._tables import Vocab, flatten, flatten_joined  # noqa: E402
