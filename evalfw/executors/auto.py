@@ -77,9 +77,16 @@ class Auto(Executor):
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
         return self.chosen.map(task, items, context, done)
 
+    @property
+    def streams(self) -> bool:  # type: ignore[override]
+        return self.chosen.streams
+
     def __enter__(self) -> Auto:
         self.chosen.__enter__()  # a pool kept between maps, as the chosen executor keeps it
         return self
+
+    def cancel(self) -> None:
+        self.chosen.cancel()
 
     def close(self) -> None:
         self.chosen.close()

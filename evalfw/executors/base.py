@@ -51,6 +51,9 @@ class Executor(Component):
     remote: ClassVar[bool] = False
     #: how many jobs run at once (blocks of resamples are sized by it)
     parallelism: int = 1
+    #: True when ``map`` submits every task before returning and maps may be consumed side
+    #: by side from several threads (the runner then streams stages and tables into it)
+    streams: bool = False
 
     @abstractmethod
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,

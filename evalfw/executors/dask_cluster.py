@@ -71,6 +71,7 @@ class DaskExecutor(Executor):
     name = "dask"
     description = f"run jobs on a Dask cluster (--scheduler ADDRESS, or a local one; {INSTALL})"
     remote: ClassVar[bool] = True
+    streams: ClassVar[bool] = True  # type: ignore[misc]
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {

@@ -9,28 +9,22 @@ SIGKILL) is seen at once through its process sentinel, and the map fails naming 
 come. Workers ignore SIGINT, SIGTERM and SIGHUP: the parent decides, and stops every worker
 whenever a map ends, normally or not (an exception, Ctrl-C, SIGTERM turned into an exception
 by the command line). A worker whose parent is gone ends itself within half a second, so a
-parent killed with SIGKILL leaves no worker computing.
+parent killed with SIGKILL leaves no worker computing. Inside a run (``with``), maps whose work
+pickles share one pool that serves them side by side (:mod:`evalfw.executors._shared_pool`).
 """
 
 from __future__ import annotations
 
 import os
-import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from evalfw.errors import PluginError
+from evalfw.executors._workers import (LOST_ADVICE, PARENT_CHECK, STOP_GRACE, attempt, begin,
+                                       death, reply)
 from evalfw.executors.base import Executor, ExecutorError, Item, Result, WorkerLost
 from evalfw.limits import LIMITS
-from evalfw.plugin.guard import escaped
-
-#: how often a worker checks that its parent is alive (seconds)
-PARENT_CHECK = 0.5
-#: how long a worker that was asked to stop may take before it is killed (seconds)
-STOP_GRACE = 2.0
-LOST_ADVICE = ("the machine may have run out of memory (see `dmesg`), or plugin code ended "
-               "the process; run with --jobs 1 to see the error")
 
 
 class Serial(Executor):
@@ -48,42 +42,11 @@ class Serial(Executor):
             yield result
 
 
-def _attempt(task: Callable[[Any, Any], Any], context: Any, item: Any) -> tuple[bool, Any]:
-    """(True, result) or (False, the exception, carrying its traceback to the parent)."""
-    from multiprocessing.pool import ExceptionWithTraceback
-
-    try:
-        return True, task(context, item)
-    except Exception as exc:
-        return False, ExceptionWithTraceback(exc, exc.__traceback__)
-    except BaseException as exc:
-        # SystemExit (or KeyboardInterrupt: workers ignore SIGINT, so plugin code raised it)
-        # would end the worker without an answer; a PluginError travels back instead
-        return False, escaped(exc, "computing in a worker process")
-
-
-def _watch_parent(parent: int) -> None:
-    """End this worker once its parent is gone (it was killed, e.g. with SIGKILL)."""
-    import threading
-    import time
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="evalfw-parent-watch", daemon=True).start()
-
-
 def _serve(conn: Any, task: Callable[[Any, Any], Any], context: Any, parent: int,
            inherited: list[Any]) -> None:
     """A worker's life: compute each item received until told to stop (or the pipe closes).
     ``task`` and ``context`` are inherited through the fork, never pickled."""
-    for other in inherited:  # the pipes of workers forked before this one
-        other.close()
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
-    _watch_parent(parent)
+    begin(parent, inherited)
     while True:
         try:
             message = conn.recv()
@@ -98,13 +61,7 @@ def _serve(conn: Any, task: Callable[[Any, Any], Any], context: Any, parent: int
             task, context = message[1], message[2]
             conn.send((True, None))
             continue
-        answer = _attempt(task, context, message[0])
-        try:
-            conn.send(answer)
-        except Exception as exc:  # a result or an exception that does not pickle
-            conn.send((False, PluginError(
-                f"a worker process could not send back what a job returned or raised "
-                f"({type(answer[1]).__name__}): {type(exc).__name__}: {exc}")))
+        reply(conn, (), *attempt(task, context, message[0]))
 
 
 @dataclass(eq=False)
@@ -171,7 +128,7 @@ class _Pool:
                 try:
                     worker.conn.send((items[sent],))
                 except OSError:  # it died while idle
-                    raise WorkerLost(self._death(worker), sent, LOST_ADVICE) from None
+                    raise WorkerLost(death(worker.process), sent, LOST_ADVICE) from None
                 worker.job, busy[worker.conn] = sent, worker
                 sent += 1
             while turn in finished:  # a failed job raises in item order, as serially
@@ -208,23 +165,7 @@ class _Pool:
                 raise ExecutorError(
                     f"the answer of a worker process to job {index + 1} could not be read "
                     f"({type(exc).__name__}: {exc}); nothing was stored") from exc
-        raise WorkerLost(self._death(worker), index, LOST_ADVICE)
-
-    @staticmethod
-    def _death(worker: _Worker) -> str:
-        worker.process.join(timeout=1)
-        code = worker.process.exitcode
-        pid = worker.process.pid
-        if code is not None and code < 0:
-            try:
-                how = f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"was killed by signal {-code}"
-        elif code is not None:
-            how = f"exited with status {code}"
-        else:
-            how = "closed its pipe"
-        return f"worker process {pid} {how}"
+        raise WorkerLost(death(worker.process), index, LOST_ADVICE)
 
     def stop(self, graceful: bool) -> None:
         """Stop every worker: asked to (after a map that finished), or killed at once."""
@@ -264,13 +205,22 @@ class Processes(Executor):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        #: inside ``with``: the pool kept between maps
+        #: inside ``with``: the pool kept between maps, serving maps side by side
         self._session = False
         self._pool: _Pool | None = None
+        self._shared: Any = None
+        self._starting = threading.Lock()  # tables' threads ask for the pool at once
 
     @property
     def parallelism(self) -> int:  # type: ignore[override]
         return int(self.options["workers"])
+
+    @property
+    def streams(self) -> bool:  # type: ignore[override]
+        import multiprocessing
+
+        return self._session and self.parallelism >= 2 and \
+            "fork" in multiprocessing.get_all_start_methods()
 
     def __enter__(self) -> Processes:
         self._session = True
@@ -278,6 +228,20 @@ class Processes(Executor):
 
     def map(self, task: Callable[[Any, Item], Result], items: Sequence[Item], context: Any,
             done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        if self.streams and len(items) >= 2:  # a run: one pool, every map side by side
+            from evalfw.executors._shared_pool import SharedPool
+
+            with self._starting:
+                if self._shared is None:
+                    self._shared = SharedPool(self.parallelism)
+            found = self._shared.map(task, items, context, done)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        # a task or context that does not pickle is inherited by a pool forked with it
+        return self._forked(task, items, context, done)
+
+    def _forked(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
+                context: Any, done: Callable[[int], None] | None = None) -> Iterator[Result]:
         import multiprocessing  # here: most commands never start a pool
 
         workers = self.options["workers"] if self._session else \
@@ -285,7 +249,8 @@ class Processes(Executor):
         if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             yield from Serial().map(task, items, context, done)
             return
-        pool, self._pool = self._pool, None
+        with self._starting:  # maps of tables side by side: each takes the kept pool alone
+            pool, self._pool = self._pool, None
         if pool is not None and not pool.load(task, context):
             pool.stop(graceful=True)
             pool = None
@@ -296,16 +261,25 @@ class Processes(Executor):
             yield from pool.results(items, done)
             finished = True
         finally:  # a failure, Ctrl-C, SIGTERM or an abandoned generator: no worker stays
-            if finished and self._session:
-                self._pool = pool
-            else:
+            with self._starting:
+                keep = finished and self._session and self._pool is None
+                if keep:
+                    self._pool = pool
+            if not keep:
                 pool.stop(graceful=finished)
+
+    def cancel(self) -> None:
+        if self._shared is not None:
+            self._shared.cancel()
 
     def close(self) -> None:
         self._session = False
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.stop(graceful=True)
+        shared, self._shared = self._shared, None
+        if shared is not None:
+            shared.close()
 
 
-__all__ = ["Processes", "Serial"]
+__all__ = ["PARENT_CHECK", "Processes", "Serial"]

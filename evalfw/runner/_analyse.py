@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -146,13 +147,19 @@ def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
             functools.partial(analyse_table, plan, metric, stats, ts.name, label, work, lengths),
             f"the significance table of test set '{ts.name}', metric '{label}'")
             for ts, label, metric, stats, lengths in tables]
-        results = side_by_side.each(calls, executor)
-        _families.correct(results, s.correction, s.family)
-        plan.tables = results
-        files, exports = drilldown.sentence_exports(ev, cfg, s.sentence_export)
-        worst = drilldown.worst_segments(
-            ev, cfg, s.baseline, drilldown.drilldown_metric(cfg, s.drilldown_metric),
-            s.worst_segments)
+        # the drill-down and the exports read the statistics only: a thread computes them
+        # while this one waits on the resampling (its workers, or its GIL-free numpy)
+        extras = ThreadPoolExecutor(1, thread_name_prefix="evalfw-drilldown")
+        with extras:
+            exported = extras.submit(drilldown.sentence_exports, ev, cfg, s.sentence_export)
+            worst_rows = extras.submit(
+                drilldown.worst_segments, ev, cfg, s.baseline,
+                drilldown.drilldown_metric(cfg, s.drilldown_metric), s.worst_segments)
+            results = side_by_side.each(calls, executor)
+            _families.correct(results, s.correction, s.family)
+            plan.tables = results
+            files, exports = exported.result()
+            worst = worst_rows.result()
     limits = _families.limits(results, s)
     section = {"settings": s.to_json(), "seed": plan.seed, "tables": results,
                "power": limits, "drilldown": worst, "exports": exports}

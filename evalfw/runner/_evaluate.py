@@ -322,9 +322,9 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
 
     if executor is None:
         executor = host.component("executor", "serial")
-    if executor.remote:
-        # a cluster gets every test set's jobs at once (each list of the record keeps its
-        # order: the results are collected test set after test set)
+    if executor.streams:
+        # a cluster or a run's pool gets every test set's jobs at once (each list of the
+        # record keeps its order: the results are collected test set after test set)
         try:
             started = [start_test_set(cfg, ts, metrics, ev, executor, tick, store)
                        for ts, metrics in plans]

@@ -92,7 +92,7 @@ def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
     ``lengths`` gives the baseline's segment lengths for buckets when the metric reports
     none; ``executor`` runs blocks of resamples (buckets run here)."""
     s = plan.settings
-    if executor is not None and not executor.remote and executor.parallelism < 2:
+    if executor is not None and not executor.streams and executor.parallelism < 2:
         executor = None  # one job at a time here: the blocks as before, without any hand-over
     ordered = {s.baseline: stats[s.baseline], **{k: v for k, v in stats.items()
                                                   if k != s.baseline}}

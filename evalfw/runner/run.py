@@ -218,13 +218,19 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
             st.detail += f"; {chose}"
             say(progress, chose)
     analysis = None
+    from concurrent.futures import ThreadPoolExecutor
+
     from evalfw.executors.blas import one_blas_thread
 
+    # the segments file depends on the statistics only: it is encoded in a thread (zlib lets
+    # go of the GIL) while the significance stage resamples, instead of after it
+    encoder = ThreadPoolExecutor(1, thread_name_prefix="evalfw-segments")
     # forked workers inherit the limit; a cluster's workers set it around each task
-    with one_blas_thread(), executor:
+    with one_blas_thread(), executor, encoder:
         with stages.stage("statistics") as st:
             ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
             st.detail = f"{len(ev.cells)} cells"
+        encoded = encoder.submit(encode_segments, dict(ev.arrays))
         if plan:
             with stages.stage("significance") as st:
                 # once per run: the bucket tests' warning only when none was given yet
@@ -233,7 +239,7 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                     None if note else lambda text: warn(progress, text))
                 st.detail = f"{len(analysis.section['tables'])} table(s)"
     with stages.stage("store" if store else "record") as st:
-        segments = encode_segments(ev.arrays)
+        segments = encoded.result()
         record = build_record(cfg, host, ev, segments, argv, executor)
         if analysis is not None:
             record["significance"] = plain(analysis.section)

@@ -14,6 +14,7 @@ class FakeCluster:
     """A remote executor in this process (the tables' threads call ``map`` concurrently)."""
 
     remote = True
+    streams = True
 
     def __init__(self, parallelism: int) -> None:
         self.parallelism = parallelism
@@ -48,10 +49,10 @@ def test_tables_share_the_threads_and_come_back_in_order() -> None:
                                                                               cluster)}
 
 
-def test_a_lone_table_or_a_local_executor_gets_the_executor_itself() -> None:
+def test_a_lone_table_or_an_executor_that_does_not_stream_gets_the_executor_itself() -> None:
     cluster, seen, lock = FakeCluster(4), [], threading.Lock()
     assert side_by_side.each([_table(0, seen, lock)], cluster) == [{"table": 0, "sum": 0}]
     local = FakeCluster(4)
-    local.remote = False  # type: ignore[misc]
+    local.remote = local.streams = False  # type: ignore[misc]
     side_by_side.each([_table(i, seen, lock) for i in range(1, 3)], local)
     assert [e for _, e in seen] == [cluster, local, local]
