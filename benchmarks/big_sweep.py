@@ -179,6 +179,12 @@ def main() -> int:
         try:
             executor.start() if hasattr(executor, "start") else None
             start_s = time.perf_counter() - started
+            # untimed, as above for the serial path: the executor's own first use (Dask's
+            # serializers and comms imported on first message) is not the sweep's
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                run_experiment(config, ["significance.samples=10", "significance.ar_trials=32"],
+                               store=False, cache=False, executor=executor)
             wall, cpu, workers_cpu, outcome = timed(config, executor)
         finally:
             executor.close()
