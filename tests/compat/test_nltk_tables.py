@@ -241,7 +241,7 @@ def test_scores_by_method(refs, hyp, expected):
             assert result.value == value, method
 
 
-def test_issue_1838_cases():
+def test_nltk_github_issue_1838_cases():
     hyp = [1, 2, 3, 4]
     assert C.sentence_bleu([[5, 6, 8, 1]], hyp, (0.5, 0.5)) == 7.458340731200295e-155
     assert C.sentence_bleu([[5, 6, 1, 2]], hyp, (0.5, 0.5)) == 0.408248290463863
@@ -251,7 +251,7 @@ def test_issue_1838_cases():
     assert zero == 0 and type(zero) is int
 
 
-def test_issue_2341_cases():
+def test_nltk_github_issue_2341_cases():
     ref = "a a a d a a a".split()
     for hyp, value in ((["a"] * 7, 0.04864775372638283), (["a"] + ["b"] * 6, 0.012161938431595711)):
         assert C.corpus_bleu([[ref]], [hyp], (0, 0, 0, 1), SF.method4) == value

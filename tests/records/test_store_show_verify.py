@@ -1,4 +1,4 @@
-"""The versioned record store, reading records back, `show`, `runs` and `verify` (issues 3, 6)."""
+"""The versioned record store, reading records back, `show`, `runs` and `verify`."""
 
 from __future__ import annotations
 
