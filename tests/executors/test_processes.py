@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,24 +22,11 @@ import pytest
 from evalfw.executors.base import WorkerLost
 from evalfw.executors.local import PARENT_CHECK, Processes
 from tests.support.cli import REPO, SUPPORT, write
+from tests.support.bounded import time_bound  # noqa: F401  (fixture: each test bounded)
 
 #: a bound for anything here that should take a second (the machine may be busy)
 BOUND = 30
-
-
-@pytest.fixture(autouse=True)
-def _alarm() -> Iterator[None]:
-    """An in-process map that hangs fails the test instead of stalling the suite."""
-    def hung(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still waiting after {BOUND} s")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(BOUND)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+BOUND_SECONDS = BOUND  # time_bound: an in-process map that hangs fails the test
 
 
 def _ends(context: str, item: int) -> int:

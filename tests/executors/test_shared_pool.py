@@ -6,10 +6,8 @@ significance run on it gives the serial run's record. Every wait is bounded by a
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,22 +15,10 @@ import pytest
 from evalfw.executors._shared_pool import PoolBroken
 from evalfw.executors.base import ExecutorError, WorkerLost
 from evalfw.executors.local import Processes
+from tests.support.bounded import time_bound  # noqa: F401  (fixture: each test bounded)
 
 BOUND = 30
-
-
-@pytest.fixture(autouse=True)
-def _alarm() -> Iterator[None]:
-    def hung(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still waiting after {BOUND} s")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(BOUND)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+BOUND_SECONDS = BOUND  # time_bound: an in-process map that hangs fails the test
 
 
 def _scaled(context: tuple[int, float], item: int) -> tuple[int, int]:
