@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from evalfw.compat._common import SacreScore, SacreSignature, warn
-from evalfw.metrics.bleu.text import SACREBLEU_VERSION, verbose_text
+from evalfw.metrics.bleu.text import verbose_text
 
 __all__ = ["BLEUScore", "BLEUSignature", "LANGUAGE_NAMES", "SMOOTH_DEFAULTS", "signature",
            "TOKENIZER_BY_LANG", "check_lengths", "warn_tokenized", "TOKENIZER_DEFAULT"]
@@ -60,18 +60,13 @@ class BLEUSignature(SacreSignature):
 
 def signature(metric: Any) -> BLEUSignature:
     """sacreBLEU's ``BLEU.get_signature()`` of a drop-in BLEU object (its references counted)."""
-    if not hasattr(metric, "num_refs"):
-        raise ValueError("Number of references unknown, please evaluate the metric first.")
     smooth = metric.smooth_method
     if SMOOTH_DEFAULTS[smooth] is not None:
         value = metric.smooth_value if metric.smooth_value is not None else SMOOTH_DEFAULTS[smooth]
         smooth += f"[{value:.2f}]"
-    return BLEUSignature({
-        "nrefs": "var" if metric.num_refs == -1 else metric.num_refs,
-        "bs": metric.n_bootstrap, "ar": None, "seed": metric.seed,
-        "case": "lc" if metric.lowercase else "mixed", "eff": metric.effective_order,
-        "tok": metric.tokenizer_signature, "smooth": smooth, "version": SACREBLEU_VERSION,
-    })
+    return BLEUSignature.of(
+        metric, case="lc" if metric.lowercase else "mixed", eff=metric.effective_order,
+        tok=metric.tokenizer_signature, smooth=smooth)
 
 
 def check_lengths(hypotheses: int, segments: int) -> None:

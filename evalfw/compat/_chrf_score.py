@@ -5,7 +5,6 @@ evalfw's chrF metric class, as :mod:`evalfw.compat._chrf` does with it."""
 from __future__ import annotations
 
 from evalfw.compat._common import SacreScore, SacreSignature
-from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
@@ -34,13 +33,7 @@ class CHRFSignature(SacreSignature):
 
 def signature(metric: Any) -> CHRFSignature:
     """sacreBLEU's ``CHRF.get_signature()`` of a drop-in chrF object (its references counted)."""
-    if not hasattr(metric, "num_refs"):
-        raise ValueError("Number of references unknown, please evaluate the metric first.")
-    return CHRFSignature({
-        "nrefs": "var" if metric.num_refs == -1 else metric.num_refs,
-        "bs": metric.n_bootstrap, "ar": None, "seed": metric.seed,
-        "case": "lc" if metric.lowercase else "mixed",
-        "eff": "no" if metric.eps_smoothing else "yes", "nc": metric.char_order,
-        "nw": metric.word_order, "space": "yes" if metric.whitespace else "no",
-        "version": SACREBLEU_VERSION,
-    })
+    return CHRFSignature.of(
+        metric, case="lc" if metric.lowercase else "mixed",
+        eff="no" if metric.eps_smoothing else "yes", nc=metric.char_order,
+        nw=metric.word_order, space="yes" if metric.whitespace else "no")

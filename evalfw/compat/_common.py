@@ -128,6 +128,19 @@ class SacreSignature:
 
     __repr__ = __str__
 
+    @classmethod
+    def of(cls, metric: Any, **fields: Any) -> SacreSignature:
+        """sacreBLEU's ``get_signature()`` of a drop-in metric object: its references counted
+        (``nrefs``, ``var`` when they vary), resampling settings, then the metric's own
+        ``fields`` and sacreBLEU's version last."""
+        if not hasattr(metric, "num_refs"):
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        from evalfw.metrics.bleu.text import SACREBLEU_VERSION
+
+        return cls({"nrefs": "var" if metric.num_refs == -1 else metric.num_refs,
+                    "bs": metric.n_bootstrap, "ar": None, "seed": metric.seed,
+                    **fields, "version": SACREBLEU_VERSION})
+
 
 def check_corpus_args(prefix: str, hyps: Any, refs: Any) -> None:
     """sacreBLEU's ``corpus_score`` argument checks, the same for every metric; the class

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
-from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 from evalfw.metrics.ter import core
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
@@ -79,16 +78,10 @@ class TER(SacreMetric):
 
 def signature(metric: Any) -> TERSignature:
     """sacreBLEU's ``TER.get_signature()`` of a drop-in TER object (its references counted)."""
-    if not hasattr(metric, "num_refs"):
-        raise ValueError("Number of references unknown, please evaluate the metric first.")
-    return TERSignature({
-        "nrefs": "var" if metric.num_refs == -1 else metric.num_refs,
-        "bs": metric.n_bootstrap, "ar": None, "seed": metric.seed,
-        "case": "mixed" if metric.case_sensitive else "lc",
-        "tok": metric.tokenizer_signature, "norm": metric.normalized,
-        "punct": not metric.no_punct, "asian": metric.asian_support,
-        "version": SACREBLEU_VERSION,
-    })
+    return TERSignature.of(
+        metric, case="mixed" if metric.case_sensitive else "lc",
+        tok=metric.tokenizer_signature, norm=metric.normalized, punct=not metric.no_punct,
+        asian=metric.asian_support)
 
 
 def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
