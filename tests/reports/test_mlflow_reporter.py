@@ -4,7 +4,6 @@ reports as artifacts; the store comes from the option or $MLFLOW_TRACKING_URI.""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
@@ -12,10 +11,9 @@ import pytest
 from evalfw.cli.main import main
 from evalfw.errors import PluginError
 from tests.support.runs import REPO, run, write_config
+from tests.support.mlflow import needs_mlflow
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("mlflow") is None,
-                                reason="MLflow is the optional extra evalfw[mlflow]; "
-                                       "pip install 'evalfw[mlflow]' to run these tests")
+pytestmark = needs_mlflow
 
 CONFIG = """\
 schema_version: 1

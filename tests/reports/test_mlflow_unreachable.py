@@ -5,7 +5,6 @@ run is stored locally and the command ends with one error line and status 2."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import time
@@ -17,10 +16,9 @@ from evalfw.cli.main import main
 from evalfw.records.load import open_run
 from tests.support.runs import REPO, write_config
 from tests.support.servers import fake_server, free_port
+from tests.support.mlflow import needs_mlflow
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("mlflow") is None,
-                                reason="MLflow is the optional extra evalfw[mlflow]; "
-                                       "pip install 'evalfw[mlflow]' to run these tests")
+pytestmark = needs_mlflow
 
 CONFIG = """\
 schema_version: 1
