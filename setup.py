@@ -12,6 +12,7 @@ setup(
         Extension(
             "evalfw.metrics.bleu.counting._clipcount",
             sources=["evalfw/metrics/bleu/counting/_clipcount.c"],
+            depends=["evalfw/metrics/bleu/counting/_sacrebleu_formula.h"],
             optional=True,
             extra_compile_args=["-O3"],
             libraries=["m"],

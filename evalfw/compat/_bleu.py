@@ -190,9 +190,12 @@ class BLEU:
                         ) -> tuple[Any, ...]:  # positional: cheaper than a partial's keywords
                 return bleu_fields(correct, total, sys_len, ref_len, *settings)
 
-            self._one = _sentence.OneSentence(self._spec, formula) \
+            # the kernel computes the same formula for the smoothing methods without a value
+            compiled = (bool(self.effective_order), self.smooth_method == "exp") \
+                if self.smooth_method in ("exp", "none") else None
+            self._one = _sentence.OneSentence(self._spec, formula, compiled) \
                 if self._spec_value is not None else _sentence.OneSentence.sacrebleu(
-                    self._tokenizer, self.lowercase, self.max_ngram_order, formula)
+                    self._tokenizer, self.lowercase, self.max_ngram_order, formula, compiled)
         found = self._one.result(hypothesis, references, BLEUScore)
         if found is not None:  # the per-call path (see evalfw.compat._sentence)
             self.num_refs = self._one.nrefs

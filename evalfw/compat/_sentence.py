@@ -67,28 +67,30 @@ _RULES = {"closest": _closest, "closest-first": _closest_first, "shortest": min}
 class OneSentence:
     """Counts and scores of single segments under ``spec`` (see the module docstring)."""
 
-    def __init__(self, spec: BleuSpec, formula: Callable[..., tuple[Any, ...]] | None = None
-                 ) -> None:
+    def __init__(self, spec: BleuSpec, formula: Callable[..., tuple[Any, ...]] | None = None,
+                 compiled: tuple[bool, bool] | None = None) -> None:
         rule = spec.brevity_penalty.kernel_rule()
         usable = (supports_joined(spec.counter) and spec.counter.options["total_floor"] == 0
                   and spec.smoothing.needs_orders == 0)
         self.spec: BleuSpec | None = spec
         self._setup(spec.tokenizer, spec.lowercase, spec.max_order, rule if usable else None,
-                    formula)
+                    formula, compiled)
 
     @classmethod
     def sacrebleu(cls, tokenizer: Tokenizer, lowercase: bool, max_order: int,
-                  formula: Callable[..., tuple[Any, ...]]) -> OneSentence:
+                  formula: Callable[..., tuple[Any, ...]],
+                  compiled: tuple[bool, bool] | None = None) -> OneSentence:
         """The per-call path of sacreBLEU's own components (clipped counts without a floor,
         the closest reference length, ``formula`` for the score) without resolving a spec:
         a script that only scores sentences starts without the plugin host."""
         one = cls.__new__(cls)
         one.spec = None
-        one._setup(tokenizer, lowercase, max_order, "closest", formula)
+        one._setup(tokenizer, lowercase, max_order, "closest", formula, compiled)
         return one
 
     def _setup(self, tokenizer: Tokenizer, lowercase: bool, max_order: int, rule: str | None,
-               formula: Callable[..., tuple[Any, ...]] | None) -> None:
+               formula: Callable[..., tuple[Any, ...]] | None,
+               compiled: tuple[bool, bool] | None) -> None:
         #: the components' formula in one function of (matches, totals, hyp_len, ref_len)
         #: lists, giving ``_fields``' tuple, when the caller has one (sacreBLEU's compute_bleu)
         self._formula = formula
@@ -106,6 +108,14 @@ class OneSentence:
         self._tokens: dict[str, str | None] = {}
         self._seen: dict[tuple[str, ...], tuple[Any, ...]] = {}
         self._totals: dict[int, tuple[int, ...]] = {}
+        #: (effective_order, exp smoothing) for the kernel's ``Index.bleu_one``, which counts
+        #: and applies sacreBLEU's formula in one call: when ``formula`` is sacreBLEU's
+        #: compute_bleu with "exp" or "none" smoothing (the caller says so), the rule is the
+        #: closest reference and the kernel has it (not built for Python 3.12 and later,
+        #: whose ``sum`` differs: see _sacrebleu_formula.h)
+        self._compiled = compiled if (
+            compiled is not None and formula is not None and rule == "closest"
+            and usable and hasattr(self._index, "bleu_one")) else None
 
     def _tokenize(self, line: str) -> str | None:
         found = self._tokens.get(line, self)
@@ -125,17 +135,48 @@ class OneSentence:
         key = (hypothesis, *references)
         fields = self._seen.get(key)
         if fields is None:
+            fields = self._fresh(hypothesis, references, key)
+            if fields is None:
+                return None
+        score, matches, totals, precisions, bp, hyp_len, ref_len, self.nrefs = fields
+        return result(score, list(matches), list(totals), list(precisions), bp, hyp_len, ref_len)
+
+    def _fresh(self, hypothesis: str, references: Sequence[str | None],
+               key: tuple[str | None, ...]) -> tuple[Any, ...] | None:
+        """The fields of a segment not seen before, plus its reference count (kept for the
+        next call with the same segment), or None to decline."""
+        fields = None
+        if self._compiled is not None and references and None not in references:
+            fields = self._compiled_fields(hypothesis, key[1:])  # type: ignore[arg-type]
+        if fields is None:
             raw = self._raw(hypothesis, references)
             if raw is None:
                 return None
             matches, totals, hyp_len, ref_len = raw
-            fields = self._fields(_counts(raw)) if self._formula is None else \
-                self._formula(list(matches), list(totals), hyp_len, ref_len)
-            if len(self._seen) >= CACHE_LINES:
-                self._seen.clear()
-            fields = self._seen[key] = (*fields, self.nrefs)
-        score, matches, totals, precisions, bp, hyp_len, ref_len, self.nrefs = fields
-        return result(score, list(matches), list(totals), list(precisions), bp, hyp_len, ref_len)
+            fields = (*(self._fields(_counts(raw)) if self._formula is None else
+                        self._formula(list(matches), list(totals), hyp_len, ref_len)),
+                      self.nrefs)
+        if len(self._seen) >= CACHE_LINES:
+            self._seen.clear()
+        self._seen[key] = fields
+        return fields
+
+    def _compiled_fields(self, hypothesis: str, refs: tuple[str, ...]
+                         ) -> tuple[Any, ...] | None:
+        """``Index.bleu_one``'s fields and the reference count, or None when the references
+        cannot be indexed or a line cannot be tokenized. The caches are read inline: this
+        runs once per new segment of a loop."""
+        entry = self._indexes.get(refs, self)
+        if entry is self:
+            entry = self._new_index(refs)
+        if entry is None:
+            return None
+        hyp = self._tokens.get(hypothesis, self)
+        if hyp is self:
+            hyp = self._tokenize(hypothesis)
+        if hyp is None:
+            return None
+        return (*entry[0].bleu_one(hyp, *self._compiled), len(refs))  # type: ignore[index]
 
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
         """The segment's counts, or None to decline."""
@@ -175,23 +216,29 @@ class OneSentence:
         if self._index is None:
             return None
         entry = self._indexes.get(refs, self)
-        if entry is self:
-            tokens = [self._tokenize(r) for r in refs]
-            if None in tokens:
-                return None
-            try:
-                index = self._index(tokens, 1, self._max_order, bool(self._chars))
-                entry = index, tuple(memoryview(index.ref_lens).cast("q"))
-            except ValueError:
-                entry = None
-            if len(self._indexes) >= CACHE_INDEXES:
-                self._indexes.clear()
-            self._indexes[refs] = entry
+        entry = self._new_index(refs) if entry is self else entry
         if entry is None:
             return None
         index, ref_lens = entry  # type: ignore[misc]
         hyp_len, matches = index.count_one(hyp)
         return hyp_len, ref_lens, matches
+
+    def _new_index(self, refs: tuple[str, ...]) -> tuple[Any, tuple[int, ...]] | None:
+        """The kernel's index of one segment's references and their lengths (kept for the
+        next hypothesis against them), or None when one cannot be tokenized or indexed."""
+        entry: tuple[Any, tuple[int, ...]] | None = None
+        tokens = [self._tokenize(r) for r in refs]
+        if None not in tokens:
+            try:
+                index = self._index(tokens, 1, self._max_order,  # type: ignore[misc]
+                                    bool(self._chars))
+                entry = index, tuple(memoryview(index.ref_lens).cast("q"))
+            except ValueError:
+                pass
+        if len(self._indexes) >= CACHE_INDEXES:
+            self._indexes.clear()
+        self._indexes[refs] = entry
+        return entry
 
     def score(self, counts: Counts, result: Any) -> Any:
         """``result(score, counts, totals, precisions, bp, sys_len, ref_len)`` of the segment,

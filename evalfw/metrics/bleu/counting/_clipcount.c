@@ -25,6 +25,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
+#include <stdlib.h>
+
+#include "_sacrebleu_formula.h"
 
 /* wide: the block's n-gram slots are ESlot32 (else ESlot16) */
 typedef struct { uint32_t tsize, esize, nchars, wide; } Head;
@@ -656,34 +659,121 @@ done:
     return out;
 }
 
-/* count_one(hypothesis) -> (hyp_len, matches): count(hypothesis, 1) of an index of one
- * segment as Python ints, for callers that count one sentence per call (no buffers to read) */
-static PyObject *Index_count_one(Index *ix, PyObject *obj) {
-    if (ix->lines != 1) return malformed();
+/* The hypothesis length and clipped matches (``m[0..max_order)``, zeroed by the caller) of one
+ * line against an index of one segment: what count_one and bleu_one share. */
+static int count_one_into(Index *ix, PyObject *obj, Py_ssize_t *hyp_len, int64_t *m) {
+    if (ix->lines != 1) { malformed(); return -1; }
     Text t = {NULL, 0, NULL};
-    if (text_into(obj, &t, &ix->tbuf, &ix->tcap) < 0) return NULL;
-    int N = ix->max_order;
-    PyObject *out = NULL, *matches = NULL;
+    if (text_into(obj, &t, &ix->tbuf, &ix->tcap) < 0) return -1;
     Vec spans = VEC_INIT(Span), ids = VEC_INIT(int32_t);
-    int64_t *m = PyMem_Calloc((size_t)N, sizeof(int64_t));
+    int rc = -1;
     Py_ssize_t end = check_start(&t) ? line_end(&t, 1) : -1;
-    if (!m) { PyErr_NoMemory(); goto done; }
     if (end < 0 || end != t.len - 1) { malformed(); goto done; }
     if (split_line(&t, 1, end, ix->chars, &spans) < 0) goto done;
     if (count_segment(ix, 0, VEC(spans, Span), (Py_ssize_t)spans.n, &ids, m) < 0) goto done;
-    if (!(matches = PyTuple_New(N))) goto done;
-    for (int n = 0; n < N; n++) {
-        PyObject *v = PyLong_FromLongLong(m[n]);
-        if (!v) goto done;
-        PyTuple_SET_ITEM(matches, n, v);
-    }
-    out = Py_BuildValue("nO", (Py_ssize_t)spans.n, matches);
+    *hyp_len = (Py_ssize_t)spans.n;
+    rc = 0;
 done:
-    Py_XDECREF(matches);
     text_free(&t);
-    PyMem_Free(spans.p); PyMem_Free(ids.p); PyMem_Free(m);
+    PyMem_Free(spans.p); PyMem_Free(ids.p);
+    return rc;
+}
+
+/* A tuple of ``n`` Python ints. */
+static PyObject *int_tuple(const int64_t *v, int n) {
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLongLong(v[i]);
+        if (!x) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, i, x);
+    }
     return out;
 }
+
+/* count_one(hypothesis) -> (hyp_len, matches): count(hypothesis, 1) of an index of one
+ * segment as Python ints, for callers that count one sentence per call (no buffers to read) */
+static PyObject *Index_count_one(Index *ix, PyObject *obj) {
+    int N = ix->max_order;
+    PyObject *out = NULL, *matches;
+    Py_ssize_t hyp_len;
+    int64_t *m = PyMem_Calloc((size_t)N, sizeof(int64_t));
+    if (!m) return PyErr_NoMemory();
+    if (count_one_into(ix, obj, &hyp_len, m) == 0 && (matches = int_tuple(m, N))) {
+        out = Py_BuildValue("nN", hyp_len, matches);
+    }
+    PyMem_Free(m);
+    return out;
+}
+
+#if SACREBLEU_FORMULA
+/* The reference length sacreBLEU takes for a segment: the closest to the hypothesis length,
+ * the shorter one on a tie. */
+static int64_t closest_ref_len(const int64_t *ref_lens, Py_ssize_t nrefs, int64_t hyp_len) {
+    int64_t best = ref_lens[0], gap = llabs(best - hyp_len);
+    for (Py_ssize_t r = 1; r < nrefs; r++) {
+        int64_t d = llabs(ref_lens[r] - hyp_len);
+        if (d < gap || (d == gap && ref_lens[r] < best)) { best = ref_lens[r]; gap = d; }
+    }
+    return best;
+}
+
+/* bleu_one(hypothesis, effective_order, exp_smoothing) -> (score, matches, totals, precisions,
+ * bp, hyp_len, ref_len): count_one and sacreBLEU's compute_bleu of the segment in one call
+ * (smoothing "exp" or else "none"; see _sacrebleu_formula.h), the tuples holding Python ints
+ * and floats as sacreBLEU's lists do. One call instead of a count, a Python formula and the
+ * tuples between them: the per-call drop-in spends most of a call on that glue. */
+static PyObject *Index_bleu_one(Index *ix, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "bleu_one(hypothesis, effective_order, exp_smoothing)");
+        return NULL;
+    }
+    int effective = PyObject_IsTrue(args[1]), exp_smoothing = PyObject_IsTrue(args[2]);
+    if (effective < 0 || exp_smoothing < 0) return NULL;
+    if (ix->nrefs < 1) { PyErr_SetString(PyExc_ValueError, "no reference"); return NULL; }
+    int N = ix->max_order;
+    enum { SMALL = 8 };   /* BLEU's orders fit on the stack */
+    int64_t small[2 * SMALL];
+    double small_prec[SMALL];
+    int64_t *m = small;
+    double *prec = small_prec;
+    if (N > SMALL) {
+        m = PyMem_Malloc((size_t)N * 2 * sizeof(int64_t));
+        prec = PyMem_Malloc((size_t)N * sizeof(double));
+        if (!m || !prec) {
+            PyMem_Free(m); PyMem_Free(prec);
+            return PyErr_NoMemory();
+        }
+    }
+    int64_t *total = m + N;
+    memset(m, 0, (size_t)N * sizeof(int64_t));
+    PyObject *out = NULL, *matches = NULL, *totals = NULL, *precisions = NULL;
+    Py_ssize_t hyp_len;
+    if (count_one_into(ix, args[0], &hyp_len, m) < 0) goto done;
+    const int64_t *ref_lens = (const int64_t *)PyBytes_AS_STRING(ix->ref_lens);
+    for (Py_ssize_t r = 0; r < ix->nrefs; r++)
+        if (ref_lens[r] < 0) { PyErr_SetString(PyExc_ValueError, "no reference"); goto done; }
+    int64_t ref_len = closest_ref_len(ref_lens, ix->nrefs, hyp_len);
+    for (int n = 0; n < N; n++) total[n] = hyp_len - n > 0 ? hyp_len - n : 0;
+    double bp;
+    double score = sacrebleu_score(m, total, N, hyp_len, ref_len, effective, exp_smoothing,
+                                   prec, &bp);
+    if (!(matches = int_tuple(m, N)) || !(totals = int_tuple(total, N)) ||
+            !(precisions = PyTuple_New(N)))
+        goto done;
+    for (int n = 0; n < N; n++) {
+        PyObject *p = PyFloat_FromDouble(prec[n]);
+        if (!p) goto done;
+        PyTuple_SET_ITEM(precisions, n, p);
+    }
+    out = Py_BuildValue("dOOOdnL", score, matches, totals, precisions, bp, hyp_len,
+                        (long long)ref_len);
+done:
+    Py_XDECREF(matches); Py_XDECREF(totals); Py_XDECREF(precisions);
+    if (m != small) { PyMem_Free(m); PyMem_Free(prec); }
+    return out;
+}
+#endif
 
 /* tokens() -> the reference token lists an index of token lists was built from, as new str
  * objects (a snapshot taken at build time; None for a missing reference). */
@@ -982,6 +1072,11 @@ static PyMethodDef Index_methods[] = {
      "count(hypotheses, lines, lists=False) -> (hyp_len, matches) as int64 bytes"},
     {"count_one", (PyCFunction)Index_count_one, METH_O,
      "count_one(hypothesis) -> (hyp_len, matches tuple) of an index of one segment"},
+#if SACREBLEU_FORMULA
+    {"bleu_one", (PyCFunction)(void (*)(void))Index_bleu_one, METH_FASTCALL,
+     "bleu_one(hypothesis, effective_order, exp_smoothing) -> sacreBLEU's compute_bleu fields "
+     "(score, matches, totals, precisions, bp, hyp_len, ref_len) of an index of one segment"},
+#endif
     {"tokens", (PyCFunction)Index_tokens, METH_NOARGS,
      "tokens() -> the reference token lists (str) of an index built from_lists"},
     {"from_lists", (PyCFunction)Index_from_lists, METH_VARARGS | METH_CLASS,
