@@ -147,7 +147,16 @@ class OneSentence:
         next call with the same segment), or None to decline."""
         fields = None
         if self._compiled is not None and references and None not in references:
-            fields = self._compiled_fields(hypothesis, key[1:])  # type: ignore[arg-type]
+            # the kernel's bleu_one: the caches are read inline, this runs once per new segment
+            refs = key[1:]
+            entry = self._indexes.get(refs, self)
+            if entry is self:
+                entry = self._new_index(refs)  # type: ignore[arg-type]
+            hyp = self._tokens.get(hypothesis, self)
+            if hyp is self:
+                hyp = self._tokenize(hypothesis)
+            if entry is not None and hyp is not None:
+                fields = entry[0].bleu_one(hyp, *self._compiled)  # type: ignore[index]
         if fields is None:
             raw = self._raw(hypothesis, references)
             if raw is None:
@@ -160,23 +169,6 @@ class OneSentence:
             self._seen.clear()
         self._seen[key] = fields
         return fields
-
-    def _compiled_fields(self, hypothesis: str, refs: tuple[str, ...]
-                         ) -> tuple[Any, ...] | None:
-        """``Index.bleu_one``'s fields and the reference count, or None when the references
-        cannot be indexed or a line cannot be tokenized. The caches are read inline: this
-        runs once per new segment of a loop."""
-        entry = self._indexes.get(refs, self)
-        if entry is self:
-            entry = self._new_index(refs)
-        if entry is None:
-            return None
-        hyp = self._tokens.get(hypothesis, self)
-        if hyp is self:
-            hyp = self._tokenize(hypothesis)
-        if hyp is None:
-            return None
-        return (*entry[0].bleu_one(hyp, *self._compiled), len(refs))  # type: ignore[index]
 
     def counts(self, hypothesis: str, references: Sequence[str | None]) -> Counts | None:
         """The segment's counts, or None to decline."""

@@ -46,14 +46,14 @@ class Tokenizer13a(JoinedTokenizer):
         native = _mteval.compiled()
         if native is None:
             return super().line_joiner()
-        rules, batch = native.rules, self.tokenize_joined
+        rules_line, batch = native.rules_line, self.tokenize_joined
 
         def one(line: str) -> str | None:
             # What the batch computes for one line, without its copies: a line with no "\n",
-            # "&" or "<" has nothing to remove or unescape and no exact-path rule.
-            if "\n" in line or "&" in line or "<" in line:
-                return batch([line])
-            return rules(f"\n {line} \n")
+            # "&" or "<" has nothing to remove or unescape and no exact-path rule, and the
+            # compiled rules pad and tokenize it in one call (None: it has one of them).
+            joined = rules_line(line)
+            return batch([line]) if joined is None else joined
 
         return one
 

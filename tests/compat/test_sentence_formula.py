@@ -55,7 +55,7 @@ def test_bleu_one_equals_sacrebleu_compute_bleu(chars: bool) -> None:
                     None, effective, order)
                 assert got == (want.score, tuple(want.counts), tuple(want.totals),
                                tuple(want.precisions), want.bp, want.sys_len,
-                               want.ref_len), (hyp, refs, order, effective, smooth)
+                               want.ref_len, len(refs)), (hyp, refs, order, effective, smooth)
                 assert all(type(x) is int for x in got[1] + got[2])
                 assert all(type(x) is float for x in (got[0], got[4], *got[3]))
         seen_branches.add((not any(matches), 0 in matches, hyp_len < order,

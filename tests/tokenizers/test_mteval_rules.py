@@ -1,6 +1,7 @@
 """The compiled mteval rules (``evalfw.tokenizers._mteval_rules``) against the rules applied
 literally with regular expressions (``_mteval.exact``), line by line, on random text dense in
-the characters the rules look at; and the ``13a`` and ``zh`` batches with and without it."""
+the characters the rules look at; its one-line entry (``rules_line``) against the padded line
+through ``rules``; and the ``13a`` and ``zh`` batches with and without it."""
 
 from __future__ import annotations
 
@@ -28,6 +29,17 @@ def test_compiled_rules_equal_the_literal_substitutions(seed):
     lines = [_line(rng) for _ in range(50)]
     got = native.rules("\n".join(lines)).split("\n")
     assert got == [" ".join(_mteval.exact(line).split()) for line in lines]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_rules_line_is_the_padded_line_through_rules(seed):
+    rng = random.Random(seed + 100)
+    for _ in range(200):
+        line = _line(rng) + rng.choice(["", "", "\n", "&", "<", "a\nb", "😀", "\u0100"])
+        want = None if any(c in line for c in "\n&<") else native.rules(f"\n {line} \n")
+        got = native.rules_line(line)
+        assert got == want, line
+        assert got is None or (got.startswith("\n") and got.endswith("\n"))
 
 
 @pytest.mark.parametrize("tokenizer", [Tokenizer13a(), TokenizerZh()], ids=["13a", "zh"])

@@ -661,21 +661,33 @@ done:
 
 /* The hypothesis length and clipped matches (``m[0..max_order)``, zeroed by the caller) of one
  * line against an index of one segment: what count_one and bleu_one share. */
+/* count_one's work buffers, kept between calls (the GIL serializes them and no Python code
+ * runs inside): callers count one sentence per call, and two allocations per call cost about
+ * a tenth of it. A buffer grown by a long line is released after it. */
+static Vec one_spans = VEC_INIT(Span), one_ids = VEC_INIT(int32_t);
+#define ONE_KEEP 4096
+
+static void release_if_big(Vec *v) {
+    if (v->cap > ONE_KEEP) { PyMem_Free(v->p); v->p = NULL; v->cap = 0; }
+    v->n = 0;
+}
+
 static int count_one_into(Index *ix, PyObject *obj, Py_ssize_t *hyp_len, int64_t *m) {
     if (ix->lines != 1) { malformed(); return -1; }
     Text t = {NULL, 0, NULL};
     if (text_into(obj, &t, &ix->tbuf, &ix->tcap) < 0) return -1;
-    Vec spans = VEC_INIT(Span), ids = VEC_INIT(int32_t);
+    Vec *spans = &one_spans, *ids = &one_ids;
+    spans->n = 0;
     int rc = -1;
     Py_ssize_t end = check_start(&t) ? line_end(&t, 1) : -1;
     if (end < 0 || end != t.len - 1) { malformed(); goto done; }
-    if (split_line(&t, 1, end, ix->chars, &spans) < 0) goto done;
-    if (count_segment(ix, 0, VEC(spans, Span), (Py_ssize_t)spans.n, &ids, m) < 0) goto done;
-    *hyp_len = (Py_ssize_t)spans.n;
+    if (split_line(&t, 1, end, ix->chars, spans) < 0) goto done;
+    if (count_segment(ix, 0, VEC(*spans, Span), (Py_ssize_t)spans->n, ids, m) < 0) goto done;
+    *hyp_len = (Py_ssize_t)spans->n;
     rc = 0;
 done:
     text_free(&t);
-    PyMem_Free(spans.p); PyMem_Free(ids.p);
+    release_if_big(spans); release_if_big(ids);
     return rc;
 }
 
@@ -719,7 +731,7 @@ static int64_t closest_ref_len(const int64_t *ref_lens, Py_ssize_t nrefs, int64_
 }
 
 /* bleu_one(hypothesis, effective_order, exp_smoothing) -> (score, matches, totals, precisions,
- * bp, hyp_len, ref_len): count_one and sacreBLEU's compute_bleu of the segment in one call
+ * bp, hyp_len, ref_len, references): count_one and sacreBLEU's compute_bleu of the segment in one call
  * (smoothing "exp" or else "none"; see _sacrebleu_formula.h), the tuples holding Python ints
  * and floats as sacreBLEU's lists do. One call instead of a count, a Python formula and the
  * tuples between them: the per-call drop-in spends most of a call on that glue. */
@@ -747,7 +759,7 @@ static PyObject *Index_bleu_one(Index *ix, PyObject *const *args, Py_ssize_t nar
     }
     int64_t *total = m + N;
     memset(m, 0, (size_t)N * sizeof(int64_t));
-    PyObject *out = NULL, *matches = NULL, *totals = NULL, *precisions = NULL;
+    PyObject *out = NULL;
     Py_ssize_t hyp_len;
     if (count_one_into(ix, args[0], &hyp_len, m) < 0) goto done;
     const int64_t *ref_lens = (const int64_t *)PyBytes_AS_STRING(ix->ref_lens);
@@ -758,18 +770,29 @@ static PyObject *Index_bleu_one(Index *ix, PyObject *const *args, Py_ssize_t nar
     double bp;
     double score = sacrebleu_score(m, total, N, hyp_len, ref_len, effective, exp_smoothing,
                                    prec, &bp);
-    if (!(matches = int_tuple(m, N)) || !(totals = int_tuple(total, N)) ||
-            !(precisions = PyTuple_New(N)))
-        goto done;
-    for (int n = 0; n < N; n++) {
+    /* (score, matches, totals, precisions, bp, hyp_len, ref_len, references) */
+    PyObject *items[8] = {
+        PyFloat_FromDouble(score), int_tuple(m, N), int_tuple(total, N), PyTuple_New(N),
+        PyFloat_FromDouble(bp), PyLong_FromSsize_t(hyp_len), PyLong_FromLongLong(ref_len),
+        PyLong_FromSsize_t(ix->nrefs)};
+    int ok = 1;
+    for (int i = 0; i < 8; i++) ok &= items[i] != NULL;
+    for (int n = 0; ok && n < N; n++) {
         PyObject *p = PyFloat_FromDouble(prec[n]);
-        if (!p) goto done;
-        PyTuple_SET_ITEM(precisions, n, p);
+        if (!p) { ok = 0; break; }
+        PyTuple_SET_ITEM(items[3], n, p);
     }
-    out = Py_BuildValue("dOOOdnL", score, matches, totals, precisions, bp, hyp_len,
-                        (long long)ref_len);
+    if (ok && (out = PyTuple_New(8))) {
+        for (int i = 0; i < 8; i++) PyTuple_SET_ITEM(out, i, items[i]);
+        /* Tuples of numbers cannot be part of a reference cycle: untracked now, as the
+         * collector would untrack them at its next pass after visiting them. The caller keeps
+         * them in its cache of seen segments, which the collector then does not walk. */
+        for (int i = 1; i < 4; i++) PyObject_GC_UnTrack(items[i]);
+        PyObject_GC_UnTrack(out);
+    } else {
+        for (int i = 0; i < 8; i++) Py_XDECREF(items[i]);
+    }
 done:
-    Py_XDECREF(matches); Py_XDECREF(totals); Py_XDECREF(precisions);
     if (m != small) { PyMem_Free(m); PyMem_Free(prec); }
     return out;
 }
@@ -1075,7 +1098,8 @@ static PyMethodDef Index_methods[] = {
 #if SACREBLEU_FORMULA
     {"bleu_one", (PyCFunction)(void (*)(void))Index_bleu_one, METH_FASTCALL,
      "bleu_one(hypothesis, effective_order, exp_smoothing) -> sacreBLEU's compute_bleu fields "
-     "(score, matches, totals, precisions, bp, hyp_len, ref_len) of an index of one segment"},
+     "(score, matches, totals, precisions, bp, hyp_len, ref_len) and the reference count of an "
+     "index of one segment"},
 #endif
     {"tokens", (PyCFunction)Index_tokens, METH_NOARGS,
      "tokens() -> the reference token lists (str) of an index built from_lists"},
