@@ -47,89 +47,58 @@ static inline int is_space(Py_UCS4 c) {
     return c == ' ' || Py_UNICODE_ISSPACE(c);
 }
 
-/* One pass of rule B, C or D from `in` to `out` (rule A is simpler, see line()). Each rule
- * needs a "." or "," (B, C) or a "-" (D) at a fixed place of its pair, so the pass jumps from
- * one such character to the next and copies the text between them as it is; which pairs
- * match, and in which order, is what a scan of every position finds. `rule` is a constant
- * at every call, so the compiler makes one loop per rule. */
-static inline int pass(const Buf *in, Buf *out, const char rule) {
-    if (reserve(out, 2 * in->n + 1) < 0) return -1;
-    const Py_UCS4 *p = in->p;
-    Py_UCS4 *q = out->p;
-    Py_ssize_t o = 0, i = 0, n = in->n;
-    const Py_ssize_t at = rule == 'C' ? 0 : 1;   /* where the needle sits in the pair */
-    while (i + 1 < n) {
-        Py_ssize_t j = i + at;                   /* the next needle at or after i + at */
-        if (rule == 'D') while (j < n && p[j] != '-') j++;
-        else while (j < n && !is_stop(p[j])) j++;
-        Py_ssize_t c = j - at;                   /* the pair (c, c + 1) */
-        if (c + 1 >= n) break;
-        memcpy(q + o, p + i, (size_t)(c - i) * sizeof(Py_UCS4));
-        o += c - i;
-        i = c;
-        Py_UCS4 x = p[c], y = p[c + 1];
-        int hit = rule == 'B' ? !is_digit(x) : rule == 'C' ? !is_digit(y) : is_digit(x);
-        if (!hit) { q[o++] = x; i = c + 1; continue; }
-        if (rule == 'C') q[o++] = ' ';
-        q[o++] = x;
-        q[o++] = ' ';
-        q[o++] = y;
-        if (rule != 'C') q[o++] = ' ';
-        i = c + 2;
-    }
-    memcpy(q + o, p + i, (size_t)(n - i) * sizeof(Py_UCS4));
-    out->n = o + n - i;
-    return 0;
-}
-
-/* Rule A on one character: the character, isolated by spaces if it is one of rule A's. */
-static inline Py_ssize_t put_a(Py_UCS4 *q, Py_ssize_t o, Py_UCS4 c) {
-    if (rule_a(c)) { q[o++] = ' '; q[o++] = c; q[o++] = ' '; }
-    else q[o++] = c;
-    return o;
-}
-
-/* line [a, b) of the input, tokenized, appended to `res` (``*maxchar``: the largest code point
- * appended so far). Rules B and C only act next to "." or ",", rule D only before "-", and no
- * rule creates one: a line without them skips those passes. ``pad``: the line as 13a pads it,
- * with a space on either side. */
-static int line(int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int pad, Buf *x, Buf *y,
+/* line [a, b) of the input, tokenized, appended to ``res`` (``*maxchar``: the largest code
+ * point appended so far). ``pad``: the line as 13a pads it, a space on either side; ``check``:
+ * give up (return 1, ``res`` unchanged) at a "\n", "&" or "<". -1: out of memory.
+ *
+ * One pass instead of the four substitutions, from what they amount to (the analysis in
+ * evalfw/tokenizers/_mteval.py): only where whitespace ends up matters, and
+ *   - A isolates its characters;
+ *   - a maximal run p1..pk of "." / "," with x the character before it and y the one after
+ *     (a line boundary counting as a digit, a padding space as a non-digit): B isolates p1,
+ *     p3, ... when x is a non-digit and p2, p4, ... otherwise, then C isolates every other
+ *     one followed by a non-digit, so all are isolated except pk when B skipped it (k even
+ *     after a non-digit x, k odd after a digit x) and y is a digit;
+ *   - D isolates a "-" right after a digit (B and C only add spaces next to "." and ",").
+ * The literal substitutions are the test oracle (tests/tokenizers/test_mteval_rules.py). */
+static int line(int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int pad, int check,
                 Buf *res, Py_UCS4 *maxchar) {
-    if (reserve(x, 3 * (b - a) + 7) < 0) return -1;
-    Py_ssize_t o = pad ? put_a(x->p, 0, ' ') : 0;
-    int stops = 0, dashes = 0;
+    if (reserve(res, res->n + 2 * (b - a) + 2) < 0) return -1;
+    Py_UCS4 *r = res->p, top = *maxchar;
+    Py_ssize_t o = res->n, run_end = a;
+    int written = 0, gap = 0, keep_last = 0;   /* gap: a boundary since the last character */
     for (Py_ssize_t i = a; i < b; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        stops |= is_stop(c);
-        dashes |= c == '-';
-        o = put_a(x->p, o, c);
-    }
-    if (pad) o = put_a(x->p, o, ' ');
-    x->n = o;
-    Buf *cur = x, *other = y, *swap;
-    if (stops) {
-        if (pass(cur, other, 'B') < 0 || pass(other, cur, 'C') < 0) return -1;
-    }
-    if (dashes) {
-        if (pass(cur, other, 'D') < 0) return -1;
-        swap = cur; cur = other; other = swap;
-    }
-    if (reserve(res, res->n + cur->n + 2) < 0) return -1;
-    int first = 1;
-    Py_UCS4 top = *maxchar, *r = res->p;
-    Py_ssize_t rn = res->n;
-    const Py_UCS4 *p = cur->p;
-    for (Py_ssize_t i = 0, n = cur->n; i < n;) {
-        if (is_space(p[i])) { i++; continue; }
-        if (!first) r[rn++] = ' ';
-        first = 0;
-        for (; i < n && !is_space(p[i]); i++) {
-            Py_UCS4 c = p[i];
-            if (c > top) top = c;
-            r[rn++] = c;
+        int isolated;
+        if (is_space(c)) {
+            if (check && c == '\n') return 1;
+            gap = 1;
+            continue;
         }
+        if (rule_a(c)) {
+            if (check && (c == '&' || c == '<')) return 1;
+            isolated = 1;
+        } else if (is_stop(c)) {
+            if (i >= run_end) {   /* the first of a run: find its end and its neighbours */
+                Py_ssize_t e = i + 1;
+                while (e < b && is_stop(PyUnicode_READ(kind, data, e))) e++;
+                run_end = e;
+                int x_digit = i > a ? is_digit(PyUnicode_READ(kind, data, i - 1)) : !pad;
+                int y_digit = e < b ? is_digit(PyUnicode_READ(kind, data, e)) : !pad;
+                int b_skips_last = ((e - i) % 2 == 1) == x_digit;
+                keep_last = y_digit && b_skips_last;
+            }
+            isolated = !(keep_last && i == run_end - 1);
+        } else {
+            isolated = c == '-' && i > a && is_digit(PyUnicode_READ(kind, data, i - 1));
+        }
+        if ((gap || isolated) && written) r[o++] = ' ';
+        r[o++] = c;
+        if (c > top) top = c;
+        written = 1;
+        gap = isolated;
     }
-    res->n = rn;
+    res->n = o;
     *maxchar = top;
     return 0;
 }
@@ -152,11 +121,11 @@ static PyObject *to_str(const Buf *b, Py_UCS4 maxchar) {
     return out;
 }
 
-/* Work buffers kept between calls (the GIL serializes calls; no Python code runs inside):
- * callers that tokenize one line per call would otherwise allocate three buffers each time.
- * Buffers grown past KEEP characters by a big batch are released after it. */
+/* The result's buffer, kept between calls (the GIL serializes calls; no Python code runs
+ * inside): callers that tokenize one line per call would otherwise allocate it each time.
+ * Grown past KEEP characters by a big batch, it is released after it. */
 #define KEEP (1 << 16)
-static Buf bx, by, bres;
+static Buf bres;
 
 static void release_big(Buf *b) {
     if (b->cap > KEEP) { PyMem_Free(b->p); b->p = NULL; b->cap = 0; }
@@ -179,7 +148,7 @@ static PyObject *rules(PyObject *self, PyObject *text) {
     Py_ssize_t start = 0;
     for (Py_ssize_t i = 0; i <= n; i++) {
         if (i < n && PyUnicode_READ(kind, data, i) != '\n') continue;
-        if (line(kind, data, start, i, 0, &bx, &by, &bres, &maxchar) < 0) goto done;
+        if (line(kind, data, start, i, 0, 0, &bres, &maxchar) < 0) goto done;
         if (i < n) {
             if (reserve(&bres, bres.n + 1) < 0) goto done;
             bres.p[bres.n++] = '\n';
@@ -189,15 +158,15 @@ static PyObject *rules(PyObject *self, PyObject *text) {
     }
     out = to_str(&bres, maxchar);
 done:
-    release_big(&bx); release_big(&by); release_big(&bres);
+    release_big(&bres);
     return out;
 }
 
 /* rules_line(line) -> "\n" + the line as 13a tokenizes it + "\n" (13a's joined text of one
  * line: rules("\n " + line + " \n")), or None for a line with "\n", "&" or "<", which has
  * more to do first (removing "<skipped>", unescaping, joining lines): the caller's batch. One
- * call instead of three searches, the padding and rules: the per-call drop-ins tokenize one
- * line per call. */
+ * call and one pass instead of three searches, the padding and rules: the per-call drop-ins
+ * tokenize one line per call. */
 static PyObject *rules_line(PyObject *self, PyObject *text) {
     (void)self;
     if (!PyUnicode_Check(text)) {
@@ -207,20 +176,23 @@ static PyObject *rules_line(PyObject *self, PyObject *text) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == '\n' || c == '&' || c == '<') Py_RETURN_NONE;
-    }
     Py_UCS4 maxchar = '\n';
     PyObject *out = NULL;
-    if (reserve(&bres, n + 3) < 0) goto done;
+    int rc;
+    if (reserve(&bres, 1) < 0) goto done;
     bres.p[0] = '\n';
     bres.n = 1;
-    if (line(kind, data, 0, n, 1, &bx, &by, &bres, &maxchar) < 0) goto done;
+    rc = line(kind, data, 0, n, 1, 1, &bres, &maxchar);
+    if (rc < 0) goto done;
+    if (rc > 0) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
     bres.p[bres.n++] = '\n';   /* line() leaves room for it */
     out = to_str(&bres, maxchar);
 done:
-    release_big(&bx); release_big(&by); release_big(&bres);
+    release_big(&bres);
     return out;
 }
 
