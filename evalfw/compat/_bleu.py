@@ -181,7 +181,8 @@ class BLEU:
             raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError("BLEU: Each element of `refs` should be a string.")
-        if self._one is None:
+        one = self._one
+        if one is None:
             # the spec's components are sacreBLEU's built-ins: their formula in one function
             settings = (self.smooth_method, self.smooth_value, self.effective_order,
                         self.max_ngram_order)
@@ -193,12 +194,12 @@ class BLEU:
             # the kernel computes the same formula for the smoothing methods without a value
             compiled = (bool(self.effective_order), self.smooth_method == "exp") \
                 if self.smooth_method in ("exp", "none") else None
-            self._one = _sentence.OneSentence(self._spec, formula, compiled) \
+            one = self._one = _sentence.OneSentence(self._spec, formula, compiled) \
                 if self._spec_value is not None else _sentence.OneSentence.sacrebleu(
                     self._tokenizer, self.lowercase, self.max_ngram_order, formula, compiled)
-        found = self._one.result(hypothesis, references, BLEUScore)
+        found = one.result(hypothesis, references, BLEUScore)
         if found is not None:  # the per-call path (see evalfw.compat._sentence)
-            self.num_refs = self._one.nrefs
+            self.num_refs = one.nrefs
             return found
         stats = self._stats([hypothesis], [[r] for r in references])
         return self._corpus_score(stats)

@@ -116,6 +116,8 @@ class OneSentence:
         self._compiled = compiled if (
             compiled is not None and formula is not None and rule == "closest"
             and usable and hasattr(self._index, "bleu_one")) else None
+        # its two settings apart: a call with *args costs a tuple and the slower call path
+        self._effective, self._exp = self._compiled or (False, False)
 
     def _tokenize(self, line: str) -> str | None:
         found = self._tokens.get(line, self)
@@ -156,7 +158,8 @@ class OneSentence:
             if hyp is self:
                 hyp = self._tokenize(hypothesis)
             if entry is not None and hyp is not None:
-                fields = entry[0].bleu_one(hyp, *self._compiled)  # type: ignore[index]
+                fields = entry[0].bleu_one(  # type: ignore[index]
+                    hyp, self._effective, self._exp)
         if fields is None:
             raw = self._raw(hypothesis, references)
             if raw is None:
