@@ -79,9 +79,9 @@ class SacreScore:
             for pair in signature.split("|"):
                 key, value = pair.split(":")
                 d[key] = value
-            import json
+            from evalfw.compat._jsonout import dumps_flat
 
-            return json.dumps(d, indent=1, ensure_ascii=False)
+            return dumps_flat(d, 1)  # json.dumps(d, indent=1, ensure_ascii=False)
         return line
 
     def estimate_ci(self, scores: Sequence[Any]) -> None:

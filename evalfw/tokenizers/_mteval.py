@@ -39,7 +39,6 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-import re
 from types import ModuleType
 
 from evalfw.tokenizers.base import LazyPattern, lines_at
@@ -63,9 +62,9 @@ ISOLATE = LazyPattern(
 #: a ./, run of three or more ending before a digit (or line end): parity needs the exact
 #: path. One pattern per last character: a single literal first lets re skip ahead at memchr
 #: speed, several times faster than a character class.
-_HARD = tuple(
-    LazyPattern(re.escape(last) + r"(?=[0-9\n])(?<=[.,][.,]" + re.escape(last) + ")")
-    for last in ".,"
+_HARD = tuple(  # the last character escaped by hand: re is imported on first use
+    LazyPattern(last + r"(?=[0-9\n])(?<=[.,][.,]" + last + ")")
+    for last in (r"\.", ",")
 )
 
 

@@ -22,13 +22,13 @@ its exact per-line path instead.
 from __future__ import annotations
 
 import gc
-import re
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    import re
     from typing import Any, ClassVar
 
 from evalfw.plugin.component import Component, declares
@@ -104,6 +104,8 @@ class LazyPattern:
         self._source = (pattern, flags)
 
     def __getattr__(self, name: str) -> Any:  # first use of .sub, .split, .finditer, ...
+        import re  # here: a run whose tokenizer is compiled code starts without re and enum
+
         value = getattr(re.compile(*self._source), name)
         setattr(self, name, value)  # later uses find the bound method directly
         return value

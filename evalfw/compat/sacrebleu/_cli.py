@@ -27,9 +27,11 @@ __all__ = ["build_parser", "main"]
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     """Run the command (``prog``: its name in messages, default from ``sys.argv[0]``);
     returns the exit status."""
-    import signal
+    # `| head` ends the command quietly. _signal is what the signal module wraps: the wrapper
+    # imports enum (and with it functools and collections) to turn the numbers into members
+    from _signal import SIG_DFL, SIGPIPE, signal
 
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the command quietly
+    signal(SIGPIPE, SIG_DFL)
     args = quick_parse(sys.argv[1:] if argv is None else argv)
     if args is None:
         args = build_parser(prog).parse_args(argv)

@@ -14,8 +14,6 @@ float32, which its ``json.dumps`` refuses); here they are printed as the floats 
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
     from typing import Any
@@ -32,6 +30,8 @@ def single_results(results: list[str], fmt: str, console: Console) -> str:
     if fmt == "json":
         return ("[\n" + ",\n".join(results) + "\n]\n") if len(results) > 1 else results[0] + "\n"
     if "μ" in results[0]:
+        import re  # here only: plain scores print without it
+
         results = [re.sub(_INTERVAL, lambda m: console.paint(m.group(), "cyan"), line)
                    for line in results]
     if len(results) == 1:
