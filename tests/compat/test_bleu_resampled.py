@@ -133,3 +133,27 @@ def test_bleu_resampling_on_the_command_line_imports_no_numpy(tmp_path, args) ->
                           text=True, timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "False 0", done.stderr
     assert '"BLEU"' in done.stdout or "BLEU" in done.stdout
+
+
+@pytest.mark.parametrize("args", [["-i", "a.txt", "-ci", "-cin", "70"],
+                                  ["-i", "a.txt", "b.txt", "--paired-bs", "-pbsn", "40"]])
+def test_without_the_kernel_the_numpy_path_prints_the_same(tmp_path, monkeypatch, capsys,
+                                                           args) -> None:
+    """An install without the compiled bootstrap kernel resamples with numpy: same bytes."""
+    from evalfw.analysis import sacrebleu_lean
+    from evalfw.compat.sacrebleu._cli import main
+
+    rng = random.Random(8)
+    lines = [" ".join(rng.choice(VOCAB) for _ in range(rng.randint(0, 12))) for _ in range(30)]
+    (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for name in ("a", "b"):
+        hyps = [rng.choice([line, lines[0]]) for line in lines]
+        (tmp_path / f"{name}.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for built in (True, False):
+        monkeypatch.setattr(sacrebleu_lean, "available", lambda built=built: built)
+        assert main(["ref.txt", *args]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert '"confidence_mean"' in outputs[0] or '"p_value"' in outputs[0]
