@@ -73,12 +73,14 @@ def paired_test(systems: list[tuple[str, list[str]]], metrics: dict[str, Any],
         if evalfw_metric is None:  # a lean metric: its own rows and resampled scores
             columns[score.name] = _lean_cells(metric, rows, score, systems[1:], n, seed)
             continue
+        from evalfw.analysis.sacrebleu_mode import read_seed
         from evalfw.analysis.significance import paired_analysis
 
         stats = {base: rows}
         for name, hyps in systems[1:]:
             stats[name] = metric._resampling_input(hyps)[1]
-        outcome = paired_analysis(stats, base, evalfw_metric, method, n, mode="sacrebleu")
+        outcome = paired_analysis(stats, base, evalfw_metric, method, n,
+                                  read_seed(bounded=False), mode="sacrebleu")
         baseline = outcome.baseline
         cells = [Result(score.score, mean=baseline.mean if baseline else None,
                         ci=baseline.ci if baseline else None)]
