@@ -15,6 +15,8 @@
  *     columns adds row after row (a single column it sums pairwise, so it is refused here).
  *
  * indices(S, n, w0, w1, w2, w3) -> int64 bytes [n][S]
+ * skip(state_hi, state_lo, inc_hi, inc_lo, has32, half, S, count) -> the state after count
+ *     draws of choice(S) from a numpy PCG64 state (see below)
  * float32_sums(rows, width, n, w0, w1, w2, w3) -> float32 bytes [n][width]
  *     rows: int64 buffer [S][width], width >= 2 (converted to float32 as numpy's astype does)
  * bleu_precisions(sums, width, max_order, method, smooth_value, effective)
@@ -135,6 +137,27 @@ static PyObject *indices(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* skip(state_hi, state_lo, inc_hi, inc_lo, has32, half, S, count)
+ *   -> (state_hi, state_lo, has32, half): the generator's state after `count` draws of
+ *   choice(S), without storing them (a walk to the start of a later block of resamples) */
+static PyObject *skip(PyObject *self, PyObject *args) {
+    unsigned long long sh, sl, ih, il, segments, count;
+    int has32;
+    unsigned int half;
+    if (!PyArg_ParseTuple(args, "KKKKiIKK", &sh, &sl, &ih, &il, &has32, &half, &segments,
+                          &count))
+        return NULL;
+    if (segments < 1 || segments > 4294967296ULL) {
+        PyErr_SetString(PyExc_ValueError, "need 1 <= segments <= 2**32");
+        return NULL;
+    }
+    Pcg64 g = {(((u128)sh) << 64) | sl, (((u128)ih) << 64) | il, has32 != 0, half};
+    if (segments > 1)
+        for (unsigned long long i = 0; i < count; i++) (void)draw(&g, segments);
+    return Py_BuildValue("KKiI", (unsigned long long)(g.state >> 64),
+                         (unsigned long long)g.state, g.has32, (unsigned int)g.half);
+}
+
 static PyObject *float32_sums(PyObject *self, PyObject *args) {
     if (check_args(args, 7) < 0) return NULL;
     Py_buffer rows;
@@ -246,6 +269,9 @@ done:
 static PyMethodDef methods[] = {
     {"indices", indices, METH_VARARGS,
      "indices(S, n, w0, w1, w2, w3) -> int64 bytes [n][S]: default_rng(...).choice(S, (n, S))"},
+    {"skip", skip, METH_VARARGS,
+     "skip(state_hi, state_lo, inc_hi, inc_lo, has32, half, S, count) -> "
+     "(state_hi, state_lo, has32, half)"},
     {"float32_sums", float32_sums, METH_VARARGS,
      "float32_sums(rows, width, n, w0, w1, w2, w3) -> float32 bytes [n][width]"},
     {"bleu_precisions", bleu_precisions, METH_VARARGS,
