@@ -120,13 +120,16 @@ static inline uint64_t mix(uint64_t h) {
     return h;
 }
 
-/* Split characters [a, b) of ``t`` into tokens (appended to ``spans``). */
+/* Split characters [a, b) of ``t`` into tokens (appended to ``spans``). -> 1 if a "\n" was
+ * among them (one-line callers check that while splitting, instead of a pass of their own),
+ * 0, or -1 when out of memory. */
 static int split_line(const Text *t, Py_ssize_t a, Py_ssize_t b, int chars, Vec *spans) {
     const Py_UCS4 *s = t->s;
     Py_ssize_t i = a;
+    int newline = 0;
     while (i < b) {
         Py_UCS4 c = s[i];
-        if (is_space(c)) { i++; continue; }
+        if (is_space(c)) { newline |= c == '\n'; i++; continue; }
         Py_ssize_t start = i;
         uint64_t h = 0xcbf29ce484222325ULL;
         if (chars) {
@@ -139,7 +142,7 @@ static int split_line(const Text *t, Py_ssize_t a, Py_ssize_t b, int chars, Vec 
         Span *sp = &VEC(*spans, Span)[spans->n++];
         sp->p = s + start; sp->len = i - start; sp->hash = mix(h);
     }
-    return 0;
+    return newline;
 }
 
 /* A power of two with room for ``items`` at a load of at most 1/2. Most lookups while counting
@@ -581,14 +584,15 @@ static ALWAYS_INLINE void count_ngrams(
     }
 }
 
-/* Clipped matches of segment ``s``'s hypothesis tokens ``sp[0..len)`` into ``row``. */
+/* Clipped matches of segment ``s``'s hypothesis tokens ``sp[0..len)`` into ``row``; ``cnt``:
+ * zeroed counters for at least the block's n-gram slots, left zeroed. */
 static int count_segment(const Index *ix, Py_ssize_t s, const Span *sp, Py_ssize_t len,
-                         Vec *ids, int64_t *row) {
+                         Vec *ids, int32_t *cnt, int64_t *row) {
     const Head *h = block(ix, s);
     if (!len || !h->esize) return 0;
     touch_block(ix, s);
     if (vec_reserve(ids, (size_t)len) < 0) return -1;
-    int32_t *id = VEC(*ids, int32_t), *cnt = ix->scratch;
+    int32_t *id = VEC(*ids, int32_t);
     int N = ix->max_order;
     for (Py_ssize_t i = 0; i < len; i++) id[i] = find_tok(h, &sp[i]);
     if (h->wide)   /* two copies of the loop, each with its layout fixed */
@@ -643,7 +647,8 @@ static PyObject *Index_count(Index *ix, PyObject *args, PyObject *kw) {
             pos = end;
         }
         hl[s] = (int64_t)spans.n;
-        if (count_segment(ix, s, VEC(spans, Span), (Py_ssize_t)spans.n, &ids, m + s * N) < 0)
+        if (count_segment(ix, s, VEC(spans, Span), (Py_ssize_t)spans.n, &ids, ix->scratch,
+                          m + s * N) < 0)
             goto done;
         release(&keep);
     }
@@ -662,32 +667,53 @@ done:
 /* The hypothesis length and clipped matches (``m[0..max_order)``, zeroed by the caller) of one
  * line against an index of one segment: what count_one and bleu_one share. */
 /* count_one's work buffers, kept between calls (the GIL serializes them and no Python code
- * runs inside): callers count one sentence per call, and two allocations per call cost about
- * a tenth of it. A buffer grown by a long line is released after it. */
-static Vec one_spans = VEC_INIT(Span), one_ids = VEC_INIT(int32_t);
+ * runs inside): callers count one sentence per call, each against another index. Shared
+ * buffers stay in the cache, where each index's own (its text buffer and counters) would be
+ * cold memory at every call, and allocating per call costs about a tenth of it. Buffers grown
+ * by a long line are released after it. */
+static Vec one_spans = VEC_INIT(Span), one_ids = VEC_INIT(int32_t),
+           one_cnt = VEC_INIT(int32_t);   /* one_cnt: zeroed counters, n == cap */
+static Py_UCS4 *one_text;
+static Py_ssize_t one_text_cap;
 #define ONE_KEEP 4096
 
 static void release_if_big(Vec *v) {
-    if (v->cap > ONE_KEEP) { PyMem_Free(v->p); v->p = NULL; v->cap = 0; }
-    v->n = 0;
+    if (v->cap > ONE_KEEP) { PyMem_Free(v->p); v->p = NULL; v->cap = v->n = 0; }
+}
+
+/* ``one_cnt`` with at least ``n`` zeroed counters. */
+static int32_t *one_counters(size_t n) {
+    if (n > one_cnt.cap) {
+        size_t had = one_cnt.cap;
+        one_cnt.n = had;
+        if (vec_reserve(&one_cnt, n - had) < 0) return NULL;
+        memset(VEC(one_cnt, int32_t) + had, 0, (one_cnt.cap - had) * sizeof(int32_t));
+        one_cnt.n = one_cnt.cap;
+    }
+    return VEC(one_cnt, int32_t);
 }
 
 static int count_one_into(Index *ix, PyObject *obj, Py_ssize_t *hyp_len, int64_t *m) {
     if (ix->lines != 1) { malformed(); return -1; }
+    int32_t *cnt = one_counters((size_t)block(ix, 0)->esize + 1);
+    if (!cnt) return -1;
     Text t = {NULL, 0, NULL};
-    if (text_into(obj, &t, &ix->tbuf, &ix->tcap) < 0) return -1;
+    if (text_into(obj, &t, &one_text, &one_text_cap) < 0) return -1;
     Vec *spans = &one_spans, *ids = &one_ids;
     spans->n = 0;
-    int rc = -1;
-    Py_ssize_t end = check_start(&t) ? line_end(&t, 1) : -1;
-    if (end < 0 || end != t.len - 1) { malformed(); goto done; }
-    if (split_line(&t, 1, end, ix->chars, spans) < 0) goto done;
-    if (count_segment(ix, 0, VEC(*spans, Span), (Py_ssize_t)spans->n, ids, m) < 0) goto done;
+    int rc = -1, inner;
+    if (!check_start(&t) || t.len < 2 || t.s[t.len - 1] != '\n') { malformed(); goto done; }
+    inner = split_line(&t, 1, t.len - 1, ix->chars, spans);   /* 1: a "\n" inside */
+    if (inner < 0) goto done;
+    if (inner) { malformed(); goto done; }
+    if (count_segment(ix, 0, VEC(*spans, Span), (Py_ssize_t)spans->n, ids, cnt, m) < 0)
+        goto done;
     *hyp_len = (Py_ssize_t)spans->n;
     rc = 0;
 done:
     text_free(&t);
-    release_if_big(spans); release_if_big(ids);
+    release_if_big(spans); release_if_big(ids); release_if_big(&one_cnt);
+    if (one_text_cap > ONE_KEEP) { PyMem_Free(one_text); one_text = NULL; one_text_cap = 0; }
     return rc;
 }
 
