@@ -15,10 +15,10 @@ references missing on some lines, no compiled kernel) takes :class:`evalfw.compa
 from __future__ import annotations
 
 from math import exp, log
-from collections.abc import Sequence
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 from evalfw.compat._bleu_score import (

@@ -4,10 +4,10 @@ without loading evalfw's BLEU engine, as :mod:`evalfw.compat._bleu` does with it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 from evalfw.compat._common import SacreScore, SacreSignature, warn

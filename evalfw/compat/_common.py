@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
     import numpy as np
 
@@ -142,20 +142,30 @@ class SacreSignature:
                     **fields, "version": SACREBLEU_VERSION})
 
 
+def _is_sequence(value: Any) -> bool:
+    """``isinstance(value, collections.abc.Sequence)``, answered for lists, tuples and str
+    without importing ``collections`` (the drop-in command line starts without it)."""
+    if type(value) in (list, tuple, str):
+        return True
+    from collections.abc import Sequence
+
+    return isinstance(value, Sequence)
+
+
 def check_corpus_args(prefix: str, hyps: Any, refs: Any) -> None:
     """sacreBLEU's ``corpus_score`` argument checks, the same for every metric; the class
     name (``prefix``) leads the message."""
     err = None
-    if not isinstance(hyps, Sequence):
+    if not _is_sequence(hyps):
         err = "`hyps` should be a sequence of strings."
     elif not isinstance(hyps[0], str):
         err = "Each element of `hyps` should be a string."
     elif any(line is None for line in hyps):
         err = "Undefined line in hypotheses stream!"
     if refs is not None:
-        if not isinstance(refs, Sequence):
+        if not _is_sequence(refs):
             err = "`refs` should be a sequence of sequence of strings."
-        elif not isinstance(refs[0], Sequence):
+        elif not _is_sequence(refs[0]):
             err = "Each element of `refs` should be a sequence of strings."
         elif not isinstance(refs[0][0], str) and refs[0][0] is not None:
             err = "`refs` should be a sequence of sequence of strings."
@@ -239,7 +249,7 @@ class SacreMetric:
         prefix = type(self).__name__
         if not isinstance(hypothesis, str):
             raise TypeError(f"{prefix}: The argument `hyp` should be a string.")
-        if isinstance(references, str) or not isinstance(references, Sequence):
+        if isinstance(references, str) or not _is_sequence(references):
             raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError(f"{prefix}: Each element of `refs` should be a string.")

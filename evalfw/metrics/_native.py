@@ -4,7 +4,6 @@ at any time; the import is tried once."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 from types import ModuleType
@@ -40,9 +39,15 @@ class CompiledKernel:
         return f"{self.fallback} (compiled kernel not built)"
 
 
-@functools.cache
+#: modules imported (None: not built), by name: a dict, not functools.cache, which the drop-in
+#: command line would import for this alone
+_IMPORTED: dict[str, ModuleType | None] = {}
+
+
 def _import(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
+    if name not in _IMPORTED:
+        try:
+            _IMPORTED[name] = importlib.import_module(name)
+        except ImportError:
+            _IMPORTED[name] = None
+    return _IMPORTED[name]

@@ -36,7 +36,6 @@ line in C instead, so no line needs the exact path.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 from types import ModuleType
@@ -76,12 +75,18 @@ _RULES = (
 )
 
 
-@functools.cache
+#: the compiled module once looked for ([None]: not built); not functools.cache, which the
+#: drop-in command line would import for this alone
+_BUILT: list[ModuleType | None] = []
+
+
 def _built() -> ModuleType | None:
-    try:  # by name, as every compiled kernel: it is not a module of the package's source
-        return importlib.import_module("evalfw.tokenizers._mteval_rules")
-    except ImportError:
-        return None
+    if not _BUILT:
+        try:  # by name, as every compiled kernel: it is not a module of the package's source
+            _BUILT.append(importlib.import_module("evalfw.tokenizers._mteval_rules"))
+        except ImportError:
+            _BUILT.append(None)
+    return _BUILT[0]
 
 
 def compiled() -> ModuleType | None:

@@ -15,7 +15,10 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 from evalfw.compat.sacrebleu._messages import Stop
 
