@@ -51,8 +51,8 @@ if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
     from evalfw.runner._evaluate import Evaluation, Progress
 
-__all__ = ["analyse", "Analysing", "Analysis", "analyse_table", "Plan", "planned_warning", "prepare",
-           "Settings", "with_files"]
+__all__ = ["analyse", "Analysing", "Analysis", "analyse_table", "Plan", "planned_warning",
+           "prepare", "Settings", "with_files"]
 
 
 def _where(cfg: ExperimentConfig, key: str) -> str:

@@ -308,9 +308,9 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
              ) -> Evaluation:
     """Score every test set x system x metric of ``cfg`` (reusing cached per-segment
     statistics of unchanged inputs unless ``cache`` is false) on ``executor`` (default:
-    this process). ``finished(ts, evaluation)`` hears, in this thread, as soon as every cell
-    of test set ``ts`` is in the evaluation (while later test sets' jobs may still run), in config
-    order; its exception fails the run as the statistics' own would."""
+    this process). ``finished(ts, evaluation)`` hears, in this thread, as soon as every
+    cell of test set ``ts`` is in the evaluation (while later test sets' jobs may still
+    run), in config order; its exception fails the run as the statistics' own would."""
     store = stats_cache.for_runs(cfg.output_dir) if cache else None
     ev = Evaluation()
     # every metric is built before any file is read: a bad metric fails fast
