@@ -170,8 +170,9 @@ class Analysing:
         return self.tables.started
 
     def finish(self, ev: Evaluation, warn: Callable[[str], None] | None = None) -> Analysis:
-        """Every table's result, corrected, with the drill-down and exports (``warn``: as in
-        :func:`analyse`)."""
+        """Every table's result, corrected, with the drill-down and exports. ``warn`` hears
+        when bucket tests cannot reach alpha, once every table's buckets are known (before
+        any resampling, unless the executor streams: tables resample already)."""
         from evalfw.runner import _drilldown as drilldown
 
         plan, cfg, s = self.plan, self.cfg, self.plan.settings
