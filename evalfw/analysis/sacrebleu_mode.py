@@ -62,9 +62,10 @@ class SacreSeed:
         return str(self.value).lower()
 
 
-def read_seed(value: str | int | None = None) -> SacreSeed:
+def read_seed(value: str | int | None = None, bounded: bool = True) -> SacreSeed:
     """``value`` (a ``--seed`` option) or else ``$SACREBLEU_SEED`` or else 12345; the text
-    ``none`` (any case) means an unseeded RNG."""
+    ``none`` (any case) means an unseeded RNG. ``bounded``: within evalfw's seed limits (a
+    record keeps 32-bit seeds); else any non-negative integer, as sacreBLEU (the drop-ins)."""
     text = os.environ.get(SEED_ENV, DEFAULT_SEED) if value is None else str(value)
     if text.lower() == "none":
         return SacreSeed(None, "none")
@@ -72,6 +73,10 @@ def read_seed(value: str | int | None = None) -> SacreSeed:
     seed = parse_int(text)
     if seed is None:
         raise ConfigError(f"{where}: expected an integer or 'none', got {text[:40]!r}")
+    if not bounded:
+        if seed < 0:
+            raise ValueError("expected non-negative integer")  # numpy's words
+        return SacreSeed(seed, text.lower())
     return SacreSeed(LIMITS["seed"].check(seed, where), text.lower())
 
 

@@ -140,11 +140,12 @@ def confidence_interval(stats: Stats, metric: Metric, n: int = 1000,
 
 def paired_analysis(stats_by_system: Mapping[str, Stats], baseline: str, metric: Metric,
                     method: str = "bootstrap", n: int | None = None,
-                    seed: int | str | None = None, mode: str = "default", level: float = 0.95,
-                    progress: dm.Progress | None = None,
+                    seed: int | str | sm.SacreSeed | None = None, mode: str = "default",
+                    level: float = 0.95, progress: dm.Progress | None = None,
                     executor: Mapper | None = None) -> PairedOutcome:
     """Paired test of every other system against ``baseline`` (a key of ``stats_by_system``);
-    ``executor`` as in :func:`confidence_intervals`."""
+    ``executor`` as in :func:`confidence_intervals`; in mode ``sacrebleu`` ``seed`` may be a
+    :class:`~evalfw.analysis.sacrebleu_mode.SacreSeed` already read."""
     _check(mode, method)
     if baseline not in stats_by_system:
         raise ConfigError(f"baseline '{baseline}' is not among the systems"
@@ -154,7 +155,7 @@ def paired_analysis(stats_by_system: Mapping[str, Stats], baseline: str, metric:
     base = next(item for item in named if item[0] == baseline)
     others = [item for item in named if item[0] != baseline]
     if mode == "sacrebleu":
-        seed_s = sm.read_seed(seed)
+        seed_s = seed if isinstance(seed, sm.SacreSeed) else sm.read_seed(seed)
         if method == "ar":
             comps = sm.paired_ar(metric, base, others, n, seed_s)
             return PairedOutcome(method, mode, n, seed_s.value, None, tuple(comps))

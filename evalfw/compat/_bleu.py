@@ -165,7 +165,7 @@ class BLEU:
             from evalfw.analysis.sacrebleu_mode import confidence, read_seed
             from evalfw.metrics.bleu.metric import Bleu
 
-            seed = read_seed()  # $SACREBLEU_SEED semantics, as sacreBLEU
+            seed = read_seed(bounded=False)  # $SACREBLEU_SEED semantics, as sacreBLEU
             metric = Bleu(self._spec)
             result = confidence(metric, columns(metric, metric.rows(stats)), n_bootstrap, seed)
             self.n_bootstrap = n_bootstrap

@@ -5,7 +5,9 @@ resolves its components through a plugin host (pluggy, ``dataclasses``, ``inspec
 costs several times the counting. For the command line's plain scores (corpus BLEU of each
 system, or ``-sl`` sentence scores) this module tokenizes with the built-in tokenizer's class
 (imported alone), counts with the compiled kernel's index and sums (``summarize``), and
-applies sacreBLEU 2.6.0's ``compute_bleu`` to the sums. Everything else (resampling, test sets,
+applies sacreBLEU 2.6.0's ``compute_bleu`` to the sums. Bootstrap confidence and the paired
+bootstrap draw sacreBLEU's resamples with the compiled bootstrap kernel
+(:mod:`evalfw.compat._bleu_resampled`), also without numpy. Everything else (test sets,
 references missing on some lines, no compiled kernel) takes :class:`evalfw.compat._bleu.BLEU`;
 :func:`lean_bleu` says which. ``tests/compat/test_bleu_lean.py`` compares the two paths.
 """
@@ -20,16 +22,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 from evalfw.compat._bleu_score import (
-    SMOOTH_DEFAULTS, BLEUScore, BLEUSignature, check_lengths, signature, warn_tokenized)
+    LOG_ZERO, MAX_ORDER, SMOOTH_DEFAULTS, BLEUScore, BLEUSignature, check_lengths, signature,
+    warn_tokenized)
 from evalfw.compat._common import check_corpus_args
 
 __all__ = ["bleu_fields", "compute_bleu", "lean_bleu", "LeanBLEU"]
-
-MAX_ORDER = 4
-
-
-#: sacreBLEU's log of a zero precision (``my_log``)
-LOG_ZERO = -9999999999
 
 
 def compute_bleu(correct: list[Any], total: list[Any], sys_len: int, ref_len: int,
@@ -121,16 +118,51 @@ class LeanBLEU:
             raise RuntimeError("the tokenizer declined a batch it had accepted")
         return self._index.count(text, self._lines)  # type: ignore[no-any-return]
 
-    def corpus_score(self, hypotheses: Sequence[str], references: None = None,
-                     n_bootstrap: int = 1) -> BLEUScore:
-        if references is not None or n_bootstrap > 1:
-            raise ValueError("LeanBLEU scores against its own references, without resampling")
-        hyp_len, matches = self._counts(hypotheses)
+    def _score(self, hyp_len: bytes, matches: bytes) -> BLEUScore:
         summary = self._kernel.summarize(hyp_len, matches, self._index.ref_lens, self._lines,
                                          MAX_ORDER, self.num_refs, 0)
         sys_len, correct, total, ref_len = summary[:4]
         return compute_bleu(list(correct), list(total), sys_len, ref_len[0],
                             self.smooth_method, self.smooth_value, self.effective_order)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: None = None,
+                     n_bootstrap: int = 1) -> BLEUScore:
+        """The corpus score; with ``n_bootstrap`` > 1 also sacreBLEU's bootstrap mean and
+        half-width (seeded by ``$SACREBLEU_SEED``), without numpy."""
+        if references is not None:
+            raise ValueError("LeanBLEU scores against its own references")
+        if n_bootstrap <= 1:
+            return self._score(*self._counts(hypotheses))
+        from evalfw.analysis import sacrebleu_lean
+        from evalfw.compat.sacrebleu._paired import environment_seed, environment_seed_label
+
+        rows, score = self.resampling_input(hypotheses)
+        seed = environment_seed()
+        scores = self.resampled_scores(rows, sacrebleu_lean.seed_words(seed), n_bootstrap)
+        score._mean, score._ci = sacrebleu_lean.confidence(scores)
+        self.n_bootstrap, self.seed = n_bootstrap, environment_seed_label()
+        return score
+
+    def resampling_input(self, hypotheses: Sequence[str]) -> tuple[bytes, BLEUScore]:
+        """The int64 statistics rows of ``hypotheses`` (sacreBLEU's layout) and their score."""
+        from evalfw.compat._bleu_resampled import segment_rows
+
+        hyp_len, matches = self._counts(hypotheses)
+        refs = memoryview(self._index.ref_lens).cast("q").tolist()
+        r = self.num_refs
+        lens = memoryview(hyp_len).cast("q").tolist()
+        closest = [_closest(n, refs[i * r:(i + 1) * r]) for i, n in enumerate(lens)]
+        rows = segment_rows(lens, memoryview(matches).cast("q").tolist(), closest)
+        return rows, self._score(hyp_len, matches)
+
+    def resampled_scores(self, rows: bytes, words: tuple[int, int, int, int],
+                         n: int) -> list[float]:
+        """sacreBLEU's bootstrap scores of ``n`` resamples of ``rows`` drawn with PCG64 seed
+        ``words``."""
+        from evalfw.compat._bleu_resampled import resampled_bleu
+
+        return resampled_bleu(rows, n, words, self.smooth_method, self.smooth_value,
+                              self.effective_order)
 
     def sentence_scores(self, hypotheses: Sequence[str]) -> list[BLEUScore]:
         """``sentence_score`` of every line against its references, in order."""

@@ -13,9 +13,14 @@ if TYPE_CHECKING:
 from evalfw.compat._common import SacreScore, SacreSignature, warn
 from evalfw.metrics.bleu.text import verbose_text
 
-__all__ = ["BLEUScore", "BLEUSignature", "LANGUAGE_NAMES", "SMOOTH_DEFAULTS", "signature",
+__all__ = ["BLEUScore", "BLEUSignature", "LANGUAGE_NAMES", "LOG_ZERO", "MAX_ORDER",
+           "SMOOTH_DEFAULTS", "signature",
            "TOKENIZER_BY_LANG", "check_lengths", "warn_tokenized", "TOKENIZER_DEFAULT"]
 
+#: sacreBLEU's n-gram order (the drop-in command line has no option for it)
+MAX_ORDER = 4
+#: sacreBLEU's log of a zero precision (``my_log``)
+LOG_ZERO = -9999999999
 TOKENIZER_DEFAULT = "13a"
 TOKENIZER_BY_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}

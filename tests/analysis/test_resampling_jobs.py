@@ -95,6 +95,14 @@ def test_job_rows_keep_every_thread_busy_with_few_tasks() -> None:
     assert _blocks.job_rows(2037, 1000, 100) == _blocks.MIN_JOB_ROWS  # not 3-row tasks
 
 
+def _twins(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """Two generators of ``seed`` after 0 to 2 32-bit draws (a kept 32-bit half or none)."""
+    twins = np.random.default_rng(seed), np.random.default_rng(seed)
+    for rng in twins:
+        rng.integers(1 << 32, size=seed % 3, dtype=np.uint32)
+    return twins
+
+
 def test_skipping_masks_leaves_pcg64_where_drawing_them_does() -> None:
     # random lengths (partial 32-bit buffers, odd and even numbers of 32-bit draws) after
     # draws that leave a kept 32-bit half or none: the same state, to the bit, and the same
@@ -104,12 +112,30 @@ def test_skipping_masks_leaves_pcg64_where_drawing_them_does() -> None:
     pick = np.random.default_rng(2026)
     for _ in range(400):
         seed = int(pick.integers(1 << 31))
-        drawn, skipped = np.random.default_rng(seed), np.random.default_rng(seed)
-        for rng in (drawn, skipped):
-            rng.integers(1 << 32, size=seed % 3, dtype=np.uint32)
+        drawn, skipped = _twins(seed)
         for count in pick.choice([0, 1, 31, 32, 33, 64, 65, 96, 4000, 64000, 64031], 3):
             drawn.integers(2, size=int(count), dtype=bool)
             skip_bools(skipped.bit_generator, int(count))
             assert skipped.bit_generator.state == drawn.bit_generator.state
         assert np.array_equal(skipped.integers(2, size=99, dtype=bool),
                               drawn.integers(2, size=99, dtype=bool))
+
+
+def test_skipping_indices_leaves_pcg64_where_drawing_them_does() -> None:
+    """The compiled walk over bootstrap indices: after 32-bit draws that leave a kept half or
+    none, for one segment (no draws), small and large segment counts, the same state as
+    numpy's ``choice`` leaves, and the same draws after it."""
+    from evalfw.analysis._blocks import skip_indices
+
+    pytest.importorskip("evalfw.analysis._sacreboot", reason="the compiled kernel is not built")
+    pick = np.random.default_rng(2027)
+    for _ in range(300):
+        seed = int(pick.integers(1 << 31))
+        drawn, skipped = _twins(seed)
+        segments = int(pick.choice([1, 2, 3, 7, 2037, int(pick.integers(1, 1 << 31))]))
+        for rows in pick.choice([0, 1, 5, 40], 2):
+            size = int(rows) * min(segments, 3000)
+            drawn.choice(segments, size=size, replace=True)
+            assert skip_indices(skipped.bit_generator, segments, size)
+            assert skipped.bit_generator.state == drawn.bit_generator.state
+        assert np.array_equal(skipped.choice(segments, 9), drawn.choice(segments, 9))

@@ -135,7 +135,7 @@ def _bleu(args: Any, refs: list[list[str]], paired: bool) -> Any:
         "smooth_method": args.bleu_smooth_method, "smooth_value": args.bleu_smooth_value,
         "tokenize": args.bleu_tokenize, "lowercase": args.bleu_lowercase,
         "force": args.bleu_force, "effective_order": bool(args.sentence_level)}
-    if _plain(args, paired):
+    if _plain(args, paired) or _lean_bootstrap(args):
         from evalfw.compat._bleu_lean import lean_bleu
         from evalfw.compat._bleu_score import TOKENIZER_DEFAULT
 
@@ -152,6 +152,17 @@ def _bleu(args: Any, refs: list[list[str]], paired: bool) -> Any:
 def _plain(args: Any, paired: bool) -> bool:
     """Scores of files alone: the lean metrics apply (no test set, resampling or breakdown)."""
     return not (args.langpair or args.test_set or args.confidence or paired or args.detail)
+
+
+def _lean_bootstrap(args: Any) -> bool:
+    """``-ci`` or ``--paired-bs`` of files alone, with the compiled bootstrap kernel built: the
+    lean BLEU resamples without numpy (:mod:`evalfw.analysis.sacrebleu_lean`)."""
+    if args.langpair or args.test_set or args.detail or args.paired_ar or \
+            not (args.confidence or args.paired_bs):
+        return False
+    from evalfw.analysis.sacrebleu_lean import available
+
+    return available()
 
 
 def _chrf(args: Any, refs: list[list[str]], paired: bool) -> Any:
