@@ -165,15 +165,6 @@ class SideBySide:
         self._shown(message, category, filename, lineno, file, line)
 
 
-def each(calls: list[Call], executor: Executor | None) -> list[dict[str, Any]]:
-    """The results of ``calls`` (one table's analysis each, given where to run its blocks),
-    in order; side by side when :func:`side_by_side`."""
-    with SideBySide(executor, len(calls)) as tables:
-        for call in calls:
-            tables.submit(call)
-        return tables.results()
-
-
 def _first_cause(exc: BaseException, futures: list[Any]) -> BaseException:
     """``exc``, or when it only says that another map's worker was lost, the failure of the
     table whose block it was (which names the table and the block)."""
@@ -191,4 +182,4 @@ def _first_cause(exc: BaseException, futures: list[Any]) -> BaseException:
     return exc
 
 
-__all__ = ["each", "named", "Share", "side_by_side", "SideBySide", "THREADS"]
+__all__ = ["named", "Share", "side_by_side", "SideBySide", "THREADS"]
