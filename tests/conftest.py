@@ -29,3 +29,19 @@ def _scrub_env(monkeypatch):
 def _private_trust_list(monkeypatch, tmp_path_factory):
     """Each test gets its own empty trust list: runs never touch the user's real one."""
     monkeypatch.setenv("EVALFW_CONFIG_DIR", str(tmp_path_factory.mktemp("evalfw-config")))
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """A test that runs a command in this process must leave its signal handlers as it found
+    them: a SIGPIPE left at its default kills the whole session at the next write to a pipe a
+    child closed (e.g. a child that stops reading its standard input early)."""
+    import signal
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGPIPE, signal.SIGINT,
+                                                     signal.SIGTERM)}
+    yield
+    changed = [sig.name for sig, handler in before.items() if signal.getsignal(sig) != handler]
+    for sig in changed:
+        signal.signal(getattr(signal, sig), before[getattr(signal, sig)])
+    assert not changed, f"the test left these signal handlers changed: {', '.join(changed)}"

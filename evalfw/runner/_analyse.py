@@ -2,9 +2,12 @@
 
 When a config has a ``significance:`` block (its keys and defaults are in the config schema),
 the runner calls :func:`prepare` before scoring (so a bad baseline, metric or bucketer fails
-before any text is read) and :func:`analyse` after scoring. The analysis only uses the
-per-segment statistics the scoring produced; no text is re-tokenized. For every test set x
-analysed metric (corpus level) it stores in ``record["significance"]["tables"]``:
+before any text is read) and hands each test set to :class:`Analysing` once its statistics
+are in (on a cluster or a run's pool its tables resample while later test sets are scored; the
+correction waits for every table); :func:`analyse` does it all after scoring. The analysis
+only uses the per-segment statistics the scoring produced; no text is re-tokenized. For
+every test set x analysed metric (corpus level) it stores in
+``record["significance"]["tables"]``:
 
 - ``intervals``: a bootstrap interval of every system's score;
 - ``comparisons``: paired tests of every other system against the baseline (bootstrap, AR or
@@ -27,6 +30,7 @@ sentence exports are :mod:`evalfw.runner._drilldown`.
 
 from __future__ import annotations
 
+import copy
 import functools
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -42,13 +46,13 @@ from evalfw.runner._table import analyse_table, bucket_tests, table_parts
 from evalfw.runner.progress import StageWork
 
 if TYPE_CHECKING:
-    from evalfw.config import ExperimentConfig
+    from evalfw.config import ExperimentConfig, TestSetConfig
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
     from evalfw.runner._evaluate import Evaluation, Progress
 
-__all__ = ["analyse", "Analysis", "analyse_table", "Plan", "planned_warning", "prepare",
-           "Settings", "with_files"]
+__all__ = ["analyse", "Analysing", "Analysis", "analyse_table", "Plan", "planned_warning",
+           "prepare", "Settings", "with_files"]
 
 
 def _where(cfg: ExperimentConfig, key: str) -> str:
@@ -118,55 +122,111 @@ class Analysis:
     files: dict[str, str]
 
 
+class Analysing:
+    """A run's significance tables, added test set by test set as each one's statistics are
+    in (:meth:`add`) and finished together (:meth:`finish`: Holm over complete families, the
+    drill-down, the section). On an executor that streams, each table starts resampling when
+    added, while later test sets' statistics still compute; elsewhere every table runs in
+    :meth:`finish`, one after the other, as a separate stage. Used with ``with`` (inside the
+    executor's): leaving on an exception cancels every table."""
+
+    def __init__(self, plan: Plan, cfg: ExperimentConfig, executor: Executor | None = None,
+                 progress: Progress | None = None) -> None:
+        s = plan.settings
+        self.plan, self.cfg = plan, cfg
+        count = len(cfg.test_sets) * len(plan.metrics)
+        # counted from the start; shown once the significance stage has the bar
+        self.work = StageWork(progress, count * sum(
+            size for _, size in table_parts(s, plan.bucketer is not None)), held=True) \
+            if progress is not None else None
+        self.tables = side_by_side.SideBySide(executor, count)
+        #: (test set, metric) -> bucket tests of its table, for the bucket tests' warning
+        self.counts: dict[tuple[str, str], int] = {}
+
+    def add(self, ts: TestSetConfig, ev: Evaluation) -> None:
+        """Start (or queue) the tables of ``ts``, whose statistics are all in ``ev``."""
+        from evalfw.runner import _drilldown as drilldown
+
+        s = self.plan.settings
+        lengths = functools.cache(lambda: drilldown.text_lengths(ts, ev, s.baseline))
+        for label in self.plan.metrics:
+            metric, stats = ev.metrics[(ts.name, label)], ev.statistics(ts.name, label)
+            if metric.score_scale is None and self.tables.pool is not None:
+                # the run settles its scale once every test set is scored, in this thread,
+                # perhaps while a table's thread pickles it: the table gets its own (the
+                # analysis does not read the scale)
+                metric = copy.copy(metric)
+            if self.plan.bucketer is not None:
+                self.counts[(ts.name, label)] = bucket_tests(self.plan, metric, stats, label,
+                                                             lengths)
+            self.tables.submit(side_by_side.named(
+                functools.partial(analyse_table, self.plan, metric, stats, ts.name, label,
+                                  self.work, lengths),
+                f"the significance table of test set '{ts.name}', metric '{label}'"))
+
+    @property
+    def started(self) -> int:
+        """Tables already resampling (on an executor that streams)."""
+        return self.tables.started
+
+    def finish(self, ev: Evaluation, warn: Callable[[str], None] | None = None) -> Analysis:
+        """Every table's result, corrected, with the drill-down and exports. ``warn`` hears
+        when bucket tests cannot reach alpha, once every table's buckets are known (before
+        any resampling, unless the executor streams: tables resample already)."""
+        from evalfw.runner import _drilldown as drilldown
+
+        plan, cfg, s = self.plan, self.cfg, self.plan.settings
+        # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of
+        # resamples and segments would repeat the warnings the scoring already showed once
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            if plan.bucketer is not None:
+                text = _families.warning(_families.planned_limits(cfg, s, plan.metrics,
+                                                                  self.counts))
+                if text and warn is not None:
+                    warn(text)
+            if self.work is not None:
+                self.work.release()
+            # the drill-down and the exports read the statistics only: a thread computes
+            # them while this one waits on the resampling (its workers, or GIL-free numpy)
+            extras = ThreadPoolExecutor(1, thread_name_prefix="evalfw-drilldown")
+            with extras:
+                exported = extras.submit(drilldown.sentence_exports, ev, cfg,
+                                         s.sentence_export)
+                worst_rows = extras.submit(
+                    drilldown.worst_segments, ev, cfg, s.baseline,
+                    drilldown.drilldown_metric(cfg, s.drilldown_metric), s.worst_segments)
+                results = self.tables.results()
+                _families.correct(results, s.correction, s.family)
+                plan.tables = results
+                files, exports = exported.result()
+                worst = worst_rows.result()
+        limits = _families.limits(results, s)
+        section = {"settings": s.to_json(), "seed": plan.seed, "tables": results,
+                   "power": limits, "drilldown": worst, "exports": exports}
+        text = _families.warning(limits)
+        if text and s.mode != "sacrebleu":  # sacreBLEU mode: the warning goes to stderr only
+            section["power_warning"] = text
+        return Analysis(section, files)
+
+    def __enter__(self) -> Analysing:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.tables.__exit__(*exc)
+
+
 def analyse(plan: Plan, cfg: ExperimentConfig, host: PluginHost, ev: Evaluation,
             progress: Progress | None = None, executor: Executor | None = None,
             warn: Callable[[str], None] | None = None) -> Analysis:
     """Everything of the module docstring, plus drill-down texts and sentence exports
-    (resampling blocks on ``executor``, with the same numbers). ``warn`` hears, before any
-    resampling, when bucket tests cannot reach alpha (comparisons: :func:`planned_warning`)."""
-    from evalfw.runner import _drilldown as drilldown
-
-    s = plan.settings
-    # NLTK-compatible metrics warn about every zero count as NLTK does; thousands of resamples
-    # and segments would repeat the warnings the scoring already showed once
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        tables = [(ts, label, ev.metrics[(ts.name, label)], ev.statistics(ts.name, label),
-                   functools.cache(lambda ts=ts: drilldown.text_lengths(ts, ev, s.baseline)))
-                  for ts in cfg.test_sets for label in plan.metrics]
-        if plan.bucketer is not None:
-            counts = {(ts.name, label): bucket_tests(plan, metric, stats, label, lengths)
-                      for ts, label, metric, stats, lengths in tables}
-            text = _families.warning(_families.planned_limits(cfg, s, plan.metrics, counts))
-            if text and warn is not None:
-                warn(text)
-        work = StageWork(progress, len(tables) * sum(
-            size for _, size in table_parts(s, plan.bucketer is not None))) \
-            if progress is not None else None
-        calls = [side_by_side.named(
-            functools.partial(analyse_table, plan, metric, stats, ts.name, label, work, lengths),
-            f"the significance table of test set '{ts.name}', metric '{label}'")
-            for ts, label, metric, stats, lengths in tables]
-        # the drill-down and the exports read the statistics only: a thread computes them
-        # while this one waits on the resampling (its workers, or its GIL-free numpy)
-        extras = ThreadPoolExecutor(1, thread_name_prefix="evalfw-drilldown")
-        with extras:
-            exported = extras.submit(drilldown.sentence_exports, ev, cfg, s.sentence_export)
-            worst_rows = extras.submit(
-                drilldown.worst_segments, ev, cfg, s.baseline,
-                drilldown.drilldown_metric(cfg, s.drilldown_metric), s.worst_segments)
-            results = side_by_side.each(calls, executor)
-            _families.correct(results, s.correction, s.family)
-            plan.tables = results
-            files, exports = exported.result()
-            worst = worst_rows.result()
-    limits = _families.limits(results, s)
-    section = {"settings": s.to_json(), "seed": plan.seed, "tables": results,
-               "power": limits, "drilldown": worst, "exports": exports}
-    text = _families.warning(limits)
-    if text and s.mode != "sacrebleu":  # sacreBLEU mode: the warning goes to stderr only
-        section["power_warning"] = text
-    return Analysis(section, files)
+    (resampling blocks on ``executor``, with the same numbers), once every test set is
+    scored. ``warn`` hears, before any resampling, when bucket tests cannot reach alpha
+    (comparisons: :func:`planned_warning`)."""
+    with Analysing(plan, cfg, executor, progress) as tables:
+        for ts in cfg.test_sets:
+            tables.add(ts, ev)
+        return tables.finish(ev, warn)
 
 
 def planned_warning(plan: Plan, cfg: ExperimentConfig) -> str | None:

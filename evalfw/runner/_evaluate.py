@@ -303,10 +303,14 @@ def _sentence_row(metric: Metric, stats: np.ndarray, ev: Evaluation) -> dict[str
 
 
 def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | None = None,
-             executor: Executor | None = None, cache: bool = True) -> Evaluation:
+             executor: Executor | None = None, cache: bool = True,
+             finished: Callable[[TestSetConfig, Evaluation], None] | None = None
+             ) -> Evaluation:
     """Score every test set x system x metric of ``cfg`` (reusing cached per-segment
     statistics of unchanged inputs unless ``cache`` is false) on ``executor`` (default:
-    this process)."""
+    this process). ``finished(ts, evaluation)`` hears, in this thread, as soon as every
+    cell of test set ``ts`` is in the evaluation (while later test sets' jobs may still
+    run), in config order; its exception fails the run as the statistics' own would."""
     store = stats_cache.for_runs(cfg.output_dir) if cache else None
     ev = Evaluation()
     # every metric is built before any file is read: a bad metric fails fast
@@ -330,6 +334,8 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
                        for ts, metrics in plans]
             for one in started:
                 finish_test_set(cfg, one, ev, tick, store)
+                if finished is not None:
+                    finished(one.ts, ev)
         except BaseException:  # Ctrl-C or a failure: the later test sets' tasks stop too
             executor.cancel()
             raise
@@ -337,6 +343,8 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
         for ts, metrics in plans:
             finish_test_set(cfg, start_test_set(cfg, ts, metrics, ev, executor, tick, store),
                             ev, tick, store)
+            if finished is not None:
+                finished(ts, ev)
     if store is not None:
         ev.cache_notes = list(store.problems)
     resolve_scales(cfg, ev)

@@ -192,13 +192,16 @@ class StagePart:
 class StageWork:
     """The work of one stage as parts of known size, reported to ``progress`` (a callable
     taking ``(done, total, label)``, or None) as one total over the stage. Parts may report
-    from several threads."""
+    from several threads. Work that starts while an earlier stage still shows its bar is
+    ``held``: counted, and reported from :meth:`release` on (when its own stage begins)."""
 
-    def __init__(self, progress: Progress | None, total: int) -> None:
+    def __init__(self, progress: Progress | None, total: int, held: bool = False) -> None:
         self.progress = progress
         self.total = total
         self.done: dict[Hashable, int] = {}
         self.lock = threading.Lock()
+        self.held = held
+        self.label = ""
 
     def part(self, key: Hashable, size: int, label: str) -> StagePart:
         return StagePart(self, key, size, label)
@@ -206,5 +209,13 @@ class StageWork:
     def advance(self, key: Hashable, done: int, label: str) -> None:
         with self.lock:
             self.done[key] = max(done, self.done.get(key, 0))
-            if self.progress is not None:
+            self.label = label
+            if self.progress is not None and not self.held:
                 self.progress(sum(self.done.values()), self.total, label)
+
+    def release(self) -> None:
+        """Report from now on, starting with what was done while held."""
+        with self.lock:
+            self.held = False
+            if self.progress is not None and self.done:
+                self.progress(sum(self.done.values()), self.total, self.label)

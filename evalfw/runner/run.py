@@ -219,24 +219,31 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
             say(progress, chose)
     analysis = None
     from concurrent.futures import ThreadPoolExecutor
+    from contextlib import nullcontext
 
     from evalfw.executors.blas import one_blas_thread
 
     # the segments file depends on the statistics only: it is encoded in a thread (zlib lets
     # go of the GIL) while the significance stage resamples, instead of after it
     encoder = ThreadPoolExecutor(1, thread_name_prefix="evalfw-segments")
-    # forked workers inherit the limit; a cluster's workers set it around each task
-    with one_blas_thread(), executor, encoder:
+    # forked workers inherit the limit; a cluster's workers set it around each task. The
+    # tables are made once the executor has started (whether it streams is known then) and
+    # end before it closes.
+    with one_blas_thread(), executor, encoder, \
+            (significance.Analysing(plan, cfg, executor, progress) if plan
+             else nullcontext()) as tables:
         with stages.stage("statistics") as st:
-            ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache)
+            # a streaming executor starts a test set's tables when its statistics are in
+            ev = evaluate(cfg, host, progress=progress, executor=executor, cache=cache,
+                          finished=tables.add if tables is not None else None)
             st.detail = f"{len(ev.cells)} cells"
+            if tables is not None and tables.started:
+                st.detail += f"; {tables.started} significance table(s) started"
         encoded = encoder.submit(encode_segments, dict(ev.arrays))
-        if plan:
+        if tables is not None:
             with stages.stage("significance") as st:
                 # once per run: the bucket tests' warning only when none was given yet
-                analysis = significance.analyse(
-                    plan, cfg, host, ev, progress, executor,
-                    None if note else lambda text: warn(progress, text))
+                analysis = tables.finish(ev, None if note else lambda text: warn(progress, text))
                 st.detail = f"{len(analysis.section['tables'])} table(s)"
     with stages.stage("store" if store else "record") as st:
         segments = encoded.result()

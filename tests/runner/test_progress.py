@@ -7,7 +7,7 @@ import io
 import re
 
 from evalfw.cli.main import main
-from evalfw.runner.progress import BarProgress, LogProgress, Stages, for_stream
+from evalfw.runner.progress import BarProgress, LogProgress, Stages, StageWork, for_stream
 from tests.support.runs import run, workdir  # noqa: F401  (fixture)
 
 LINE = re.compile(r"^evalfw: \[(\d)/(\d)\] (\w+)(: .+)? in \d+\.\d s$")
@@ -117,3 +117,14 @@ def test_a_power_warning_is_a_line_above_the_bar_or_in_the_log(workdir):
     assert lines[0].startswith("evalfw: warning: significance is out of reach")
     assert [LINE.match(x).group(3) for x in lines[1:]] == [
         "config", "statistics", "significance", "store"]
+
+
+def test_held_stage_work_is_counted_and_shown_from_its_release():
+    calls = []
+    work = StageWork(lambda d, t, label: calls.append((d, t, label)), 30, held=True)
+    work.part("a", 10, "a bootstrap")(5, 10)
+    work.part("b", 20, "b ar").complete()
+    assert calls == []  # another stage has the bar
+    work.release()
+    work.part("a", 10, "a bootstrap").complete()
+    assert calls == [(25, 30, "b ar"), (30, 30, "a bootstrap")]
