@@ -7,8 +7,11 @@ tokenized once), counted by the compiled kernel's ``sentence`` (no index is buil
 by the components directly. The references of a segment are indexed once (the kernel's
 ``Index`` of that one segment) and every later hypothesis against the same references is
 counted on that index, as a loop over several systems' outputs asks; a segment seen before
-(the same hypothesis and references: systems often agree on a line) is not counted again. It applies to the built-ins the drop-in uses;
-whenever a piece is missing (no kernel, a tokenizer without the joined lane, a very long
+(the same hypothesis and references: systems often agree on a line) is not counted again.
+When the score is sacreBLEU's ``compute_bleu`` with "exp" or no smoothing and the closest
+reference length (the drop-in's defaults), the index's ``bleu_one`` counts and scores in one
+compiled call, bit-identical to the Python formula. It applies to the built-ins the drop-in
+uses; whenever a piece is missing (no kernel, a tokenizer without the joined lane, a very long
 segment, no reference) it declines and the caller takes the general path, which computes the
 same numbers.
 
