@@ -15,12 +15,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalfw.compat._chrf_score import CHRFScore, CHRFSignature, signature
+from evalfw.compat._chrf_sentence import OneChrf, plain_config
 from evalfw.compat._common import SacreMetric, check_corpus_args
 from evalfw.metrics.chrf import core
-from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
 
@@ -37,6 +39,10 @@ class CHRF(SacreMetric):
     and reference, numpy's vectorized one costs its import (tens of milliseconds) first: once
     a process has made ``PYTHON_CHOICES`` such choices (or numpy is loaded anyway), corpus
     scores take numpy's path. The numbers are the same either way.
+
+    ``sentence_score`` takes the per-call path of :mod:`evalfw.compat._chrf_sentence`
+    (cached, else the compiled kernel's score); evalfw's metric object is built on first
+    use, so a loop of sentence scores starts without its class.
     """
 
     _python_choices: int = 0  # reference choices made in Python, in this process
@@ -56,12 +62,26 @@ class CHRF(SacreMetric):
         self.lowercase = lowercase
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
-        self._metric = Chrf(char_order=char_order, word_order=word_order, beta=beta,
-                            lowercase=lowercase, whitespace=whitespace,
-                            eps_smoothing=eps_smoothing)
+        config = core.ChrfConfig(char_order, word_order, beta, lowercase, whitespace,
+                                 eps_smoothing)
+        self._config = config
+        self._built: Chrf | None = None
+        if not plain_config(config):  # the metric class reports options it refuses, here
+            self._built = self._metric
+        self._one = OneChrf(config)
         self._ref_cache: ChrfReferences | None = None
         if references is not None:
             self._ref_cache = self._index(references)
+
+    @property
+    def _metric(self) -> Chrf:  # type: ignore[override]
+        """evalfw's chrF metric with these options, built on first use: a loop of
+        ``sentence_score`` calls rarely needs it, and its class costs imports."""
+        if self._built is None:
+            from evalfw.metrics.chrf.metric import Chrf
+
+            self._built = Chrf(**self._config._asdict())
+        return self._built
 
     def _reference_counts(self, prepared: ChrfReferences) -> list[int]:
         return prepared.counts
@@ -84,8 +104,16 @@ class CHRF(SacreMetric):
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
         self._check_sentence_args(hypothesis, references)
+        # the per-call path (see evalfw.compat._chrf_sentence): cached, else compiled
+        score, self.num_refs = self._one.result(hypothesis, references, self._sentence)
+        return CHRFScore(score, self.char_order, self.word_order, self.beta)
+
+    def _sentence(self, hypothesis: str, references: Sequence[str | None]
+                  ) -> tuple[float, int]:
+        """The general path of one segment: (score, references counted)."""
         prepared = self._index([[r] for r in references])
-        return self._score_of(self._metric.segment_rows([hypothesis], prepared)[0])
+        row = self._metric.segment_rows([hypothesis], prepared)[0]
+        return core.f_score(row, self._metric.config), self.num_refs
 
     def _score_of(self, sums: Sequence[int]) -> CHRFScore:
         return CHRFScore(core.f_score(sums, self._metric.config), self.char_order,

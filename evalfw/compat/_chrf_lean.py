@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evalfw.compat._chrf_score import CHRFScore, CHRFSignature, signature
+from evalfw.compat._chrf_sentence import plain_config
 from evalfw.compat._common import check_corpus_args
 from evalfw.metrics.chrf import core
 
@@ -27,8 +28,6 @@ __all__ = ["lean_chrf", "LeanCHRF"]
 #: reference choices (segments x references, several references) the lean path makes in
 #: Python; beyond it the drop-in ``CHRF`` chooses with numpy (see ``PYTHON_CHOICES`` there)
 MAX_CHOICES = 20_000
-#: the option ranges of the chrF metric (``evalfw.limits``): outside them ``CHRF`` reports
-MAX_ORDER, MAX_BETA = 100, 1000
 
 
 class LeanCHRF:
@@ -77,11 +76,8 @@ def lean_chrf(references: Sequence[Sequence[str | None]], options: dict[str, Any
     """A :class:`LeanCHRF` of these reference streams under ``options`` (the drop-in CHRF's
     keyword arguments), or None where ``CHRF`` is needed (see the module docstring)."""
     config = core.ChrfConfig(**options)
-    orders_ok = all(type(v) is int and 0 <= v <= MAX_ORDER
-                    for v in (config.char_order, config.word_order)) and config.orders > 0
-    beta_ok = type(config.beta) in (int, float) and 0 <= config.beta <= MAX_BETA
-    flags_ok = all(type(v) is bool for v in config[3:])
-    if not (orders_ok and beta_ok and flags_ok) or not references or \
+    # outside the metric's limits ``CHRF`` reports what is wrong
+    if not plain_config(config) or not references or \
             any(None in stream for stream in references) or \
             len({len(stream) for stream in references}) != 1 or \
             (len(references) > 1 and len(references) * len(references[0]) > MAX_CHOICES):
