@@ -1,6 +1,6 @@
-"""Build hook for the optional compiled kernels: BLEU counting, chrF statistics, TER edits and
-mteval's punctuation rules, sacreBLEU's bootstrap draws, and the ``evalfw-sacrebleu`` script
-(everything else is in pyproject.toml).
+"""Build hook for the optional compiled kernels: BLEU counting, chrF statistics, TER edits,
+mteval's and intl's punctuation rules, sacreBLEU's bootstrap draws, and the
+``evalfw-sacrebleu`` script (everything else is in pyproject.toml).
 
 ``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
 with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
@@ -43,6 +43,12 @@ setup(
         Extension(
             "evalfw.tokenizers._mteval_rules",
             sources=["evalfw/tokenizers/_mteval_rules.c"],
+            optional=True,
+            extra_compile_args=["-O3"],
+        ),
+        Extension(
+            "evalfw.tokenizers._intl_rules",
+            sources=["evalfw/tokenizers/_intl_rules.c"],
             optional=True,
             extra_compile_args=["-O3"],
         ),

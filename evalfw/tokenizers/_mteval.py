@@ -36,11 +36,9 @@ line in C instead, so no line needs the exact path.
 
 from __future__ import annotations
 
-import importlib
-import os
 from types import ModuleType
 
-from evalfw.tokenizers.base import LazyPattern, lines_at
+from evalfw.tokenizers.base import LazyPattern, compiled_module, lines_at
 
 #: rule A's characters: ASCII punctuation and symbols except ' , - . (U+0021-0026,
 #: U+0028-002B, U+002F, U+003A-0040, U+005B-0060, U+007B-007E). Space is in mteval's set
@@ -75,24 +73,9 @@ _RULES = (
 )
 
 
-#: the compiled module once looked for ([None]: not built); not functools.cache, which the
-#: drop-in command line would import for this alone
-_BUILT: list[ModuleType | None] = []
-
-
-def _built() -> ModuleType | None:
-    if not _BUILT:
-        try:  # by name, as every compiled kernel: it is not a module of the package's source
-            _BUILT.append(importlib.import_module("evalfw.tokenizers._mteval_rules"))
-        except ImportError:
-            _BUILT.append(None)
-    return _BUILT[0]
-
-
 def compiled() -> ModuleType | None:
-    """The compiled rules, or None (not built, or ``EVALFW_NATIVE=0``, read on every call as
-    :class:`evalfw.metrics._native.CompiledKernel` reads it)."""
-    return None if os.environ.get("EVALFW_NATIVE", "1") == "0" else _built()
+    """The compiled rules of this module, or None (see :func:`compiled_module`)."""
+    return compiled_module("_mteval_rules")
 
 
 def rewrite(text: str) -> tuple[str, list[int]]:

@@ -22,12 +22,15 @@ its exact per-line path instead.
 from __future__ import annotations
 
 import gc
+import importlib
+import os
 from abc import abstractmethod
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     import re
+    from types import ModuleType
     from typing import Any, ClassVar
 
 from evalfw.plugin.component import Component, declares
@@ -109,6 +112,25 @@ class LazyPattern:
         value = getattr(re.compile(*self._source), name)
         setattr(self, name, value)  # later uses find the bound method directly
         return value
+
+
+#: compiled modules once looked for, by name (None: not built); not functools.cache, which the
+#: drop-in command line would import for this alone
+_BUILT: dict[str, ModuleType | None] = {}
+
+
+def compiled_module(name: str) -> ModuleType | None:
+    """The compiled module ``evalfw.tokenizers.<name>`` (a tokenizer's optional C rules), or
+    None: not built, or switched off by ``EVALFW_NATIVE=0``, read on every call as
+    :class:`evalfw.metrics._native.CompiledKernel` reads it."""
+    if os.environ.get("EVALFW_NATIVE", "1") == "0":
+        return None
+    if name not in _BUILT:
+        try:  # by name, as every compiled kernel: it is not a module of the package's source
+            _BUILT[name] = importlib.import_module(f"evalfw.tokenizers.{name}")
+        except ImportError:
+            _BUILT[name] = None
+    return _BUILT[name]
 
 
 def supports_joined(component: Any) -> bool:
@@ -220,6 +242,6 @@ def lines_at(text: str, pattern: re.Pattern[str] | LazyPattern) -> list[int]:
 
 
 __all__ = [
-    "BatchTokenizer", "gc_paused", "join_lines", "JoinedTokenizer", "LazyPattern", "lines_at",
+    "BatchTokenizer", "compiled_module", "gc_paused", "join_lines", "JoinedTokenizer", "LazyPattern", "lines_at",
     "splice", "split_lines", "supports_joined", "Tokenizer",
 ]

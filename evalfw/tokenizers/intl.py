@@ -13,7 +13,11 @@ have the shape of mteval's rules B and C (see ``_mteval``) with "digit" read as 
 character is isolated unless it ends a run, is followed by a number or the line end, and the
 run parity leaves it alone.
 
-The rules run on ``re``, which is much faster here than ``regex`` and starts without its 64 M
+With the optional compiled module ``_intl_rules`` (built by ``pip install``, switched off by
+``EVALFW_NATIVE=0`` as every compiled kernel) each line gets the three rules literally in C,
+from the same code-point ranges, so no line needs the exact path and ``re`` is not imported.
+
+Without it, the rules run on ``re``, which is much faster here than ``regex`` and starts without its 64 M
 instructions of import. The three categories come as code-point ranges from
 ``_unicode_classes`` (read out of ``regex`` once per installation of it and cached in a file).
 ``re`` compiles a class of Latin-1 characters cheaply (a 256-bit map) but one with any other
@@ -28,11 +32,15 @@ holds instead.
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Sequence
 
 from evalfw.tokenizers import _unicode_classes
-from evalfw.tokenizers.base import JoinedTokenizer, LazyPattern, lines_at
+from evalfw.tokenizers.base import JoinedTokenizer, LazyPattern, compiled_module, lines_at
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Sequence
+    from types import ModuleType
 
 CATEGORIES = _unicode_classes.CATEGORIES
 _ASTRAL = LazyPattern("[\U00010000-\U0010ffff]")
@@ -140,8 +148,24 @@ def _by_loop(line: str) -> str:
     return "".join(f" {char} " if kind.get(char) == "S" else char for char in line)
 
 
+def compiled() -> ModuleType | None:
+    """The compiled rules, or None (see :func:`evalfw.tokenizers.base.compiled_module`)."""
+    return compiled_module("_intl_rules")
+
+
+@functools.cache
+def runs() -> tuple[str, str, str, str, str, str]:
+    """The first and last characters of the runs of P, S and N, as ``_intl_rules`` reads
+    them."""
+    ranges = _unicode_classes.classes()
+    return tuple(part for c in CATEGORIES  # type: ignore[return-value]
+                 for part in (ranges[c].starts, ranges[c].ends))
+
+
 @functools.lru_cache(maxsize=64)
 def _rules(c: tuple[str, str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    import re  # here: the compiled rules need no regular expression
+
     p, s, n = c
     return (
         (re.compile(rf"([^{n}])([{p}])"), r"\1 \2 "),  # A: (\P{N})(\p{P})
@@ -153,6 +177,8 @@ def _rules(c: tuple[str, str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
 @functools.lru_cache(maxsize=64)
 def _patterns(c: tuple[str, str, str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The batch patterns: what to isolate, and where a line needs the exact path."""
+    import re
+
     p, s, n = c
     # the isolated character is a symbol, or a punctuation character (when the first branch
     # failed) that the lookbehinds of rule A may then take as "any character"
@@ -181,7 +207,18 @@ class TokenizerIntl(JoinedTokenizer):
     def _prepare(self, lines: Sequence[str]) -> Sequence[str]:
         return [line.rstrip() for line in lines]
 
+    def line_joiner(self) -> Callable[[str], str | None]:
+        native = compiled()
+        if native is None:
+            return super().line_joiner()
+        classes = runs()
+        # one line, whatever it holds ("\n" too): the joined text of tokenize_joined([line])
+        return lambda line: "\n" + native.rules(line, classes, True) + "\n"
+
     def _rewrite(self, text: str) -> tuple[str, list[int]]:
+        native = compiled()
+        if native is not None:
+            return native.rules(text, runs(), False), []
         unusual = _unusual(text)
         pairs = _stand_ins(unusual)
         if pairs is not None:
@@ -199,6 +236,9 @@ class TokenizerIntl(JoinedTokenizer):
 
     def _exact(self, line: str) -> list[str]:
         global _looped
+        native = compiled()
+        if native is not None:
+            return native.rules(line, runs(), True).split()
         line = line.rstrip()
         if _looped < FEW:  # compiling the rules costs what the loop spends on a few dozen lines
             _looped += 1

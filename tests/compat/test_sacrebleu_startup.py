@@ -1,11 +1,13 @@
 """The plain BLEU ``evalfw-sacrebleu`` command (13a, files, JSON or text, corpus or sentence
 scores) starts without the standard modules a 400-line command cannot afford: ``re`` and
 ``enum``, ``json``, ``collections``, ``functools``, ``contextlib``, ``typing`` and numpy (chrF
-and TER use ``collections``' named tuples and counters). The script is run with
+and TER use ``collections``' named tuples and counters); with ``-tok intl`` and the compiled
+intl rules it starts without ``re`` and ``regex``. The script is run with
 ``-X importtime``, whose report lists every module imported after ``site``."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from evalfw.metrics.bleu.counting import kernel
-from evalfw.tokenizers import _mteval
+from evalfw.tokenizers import _mteval, intl
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "evalfw-sacrebleu"
 AVOIDED = {"re", "enum", "json", "collections", "functools", "contextlib", "typing", "numpy"}
@@ -42,3 +44,15 @@ def test_plain_commands_start_lean(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "ref2.txt").write_text("A cat sat on the mat.\nA and B, 3.5 km.\n", "utf-8")
     (tmp_path / "hyp.txt").write_text("The cat sat on a mat.\nA & B, 3.5 km\n", "utf-8")
     assert not AVOIDED & set(_imported(args, tmp_path))
+
+
+@pytest.mark.skipif(intl.compiled() is None, reason="the compiled intl rules are not built")
+@pytest.mark.skipif(os.environ.get("EVALFW_NO_CACHE", "") not in ("", "0"),
+                    reason="without the classes file every process reads regex, which uses re")
+def test_the_intl_command_starts_without_regular_expressions(tmp_path: Path) -> None:
+    intl.runs()  # the classes file exists (written by this process if it did not)
+    (tmp_path / "ref.txt").write_text("The “cat” sat on the mat.\nA € 3.5 km—far!\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("The cat sat on a mat…\nA € 3,5 km - far.\n", "utf-8")
+    imported = set(_imported(["ref.txt", "-i", "hyp.txt", "-tok", "intl", "-lc", "-b", "-w",
+                              "4"], tmp_path))
+    assert not {"re", "regex", "enum"} & imported

@@ -1,11 +1,12 @@
 """The cached Unicode classes of the ``intl`` tokenizer (``evalfw.tokenizers._unicode_classes``)
 against ``regex`` on every code point, the cache file's handling of damage, and the ``re``
-paths of the tokenizer (Latin-1 classes with stand-ins, full classes) against each other and
-against sacreBLEU."""
+paths of the tokenizer (Latin-1 classes with stand-ins, full classes; the compiled rules switched
+off) against each other and against sacreBLEU."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -65,12 +66,12 @@ def test_re_classes_equal_regex():
     for text, bmp_only in ((bmp, True), (edges, False)):
         bodies = intl.classes_in(set(text), bmp_only=bmp_only)
         for category, body in zip(uc.CATEGORIES, bodies):
-            assert intl.re.findall(f"[{body}]", text) == regex.findall(rf"\p{{{category}}}", text)
-            assert intl.re.findall(f"[^{body}]", text) == regex.findall(rf"\P{{{category}}}",
+            assert re.findall(f"[{body}]", text) == regex.findall(rf"\p{{{category}}}", text)
+            assert re.findall(f"[^{body}]", text) == regex.findall(rf"\P{{{category}}}",
                                                                         text)
     for category, body in zip(uc.CATEGORIES, intl._latin1(False)):
         latin1 = EVERY[:0x100]
-        assert intl.re.findall(f"[{body}]", latin1) == regex.findall(rf"\p{{{category}}}", latin1)
+        assert re.findall(f"[{body}]", latin1) == regex.findall(rf"\p{{{category}}}", latin1)
 
 
 def test_the_cached_path_does_not_import_regex(cache):
@@ -169,7 +170,9 @@ def _lines(seed: int) -> list[str]:
 @pytest.mark.parametrize("extra", ["", "pool", "many", "astral"])
 def test_stand_ins_full_classes_and_exact_path_agree_with_sacrebleu(cache, monkeypatch, extra,
                                                                     looped):
-    # the exact path: compiled rules (after FEW lines), or the loop in Python (the first FEW)
+    # the exact path: compiled rules (after FEW lines), or the loop in Python (the first FEW);
+    # the re paths, not the compiled module (tests/tokenizers/test_intl_rules.py)
+    monkeypatch.setenv("EVALFW_NATIVE", "0")
     monkeypatch.setattr(intl, "FEW", looped)
     monkeypatch.setattr(intl, "_looped", 0)
     lines = _lines(23)
