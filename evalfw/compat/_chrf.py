@@ -11,15 +11,17 @@ truncated by ``zip``, and ``char_order`` = ``word_order`` = 0 is refused.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from evalfw.compat._chrf_score import CHRFScore, CHRFSignature, signature
 from evalfw.compat._chrf_sentence import OneChrf, plain_config
 from evalfw.compat._common import SacreMetric, check_corpus_args
 from evalfw.metrics.chrf import core
 
+TYPE_CHECKING = False  # not from typing (which imports re): a sentence loop starts without it
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     import numpy as np
 
     from evalfw.metrics.chrf.metric import Chrf, ChrfReferences
