@@ -17,11 +17,15 @@ does not describe sorted, disjoint ranges is ignored and written again. ``EVALFW
 
 from __future__ import annotations
 
-import functools
 import os
 from bisect import bisect_right
 from operator import le, lt
-from collections.abc import Iterable
+
+from evalfw.tokenizers.base import memo
+
+TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 CATEGORIES = ("P", "S", "N")
 #: first line of a cache file; bump the number when the layout changes
@@ -193,7 +197,7 @@ def _write(path: str, text: str) -> None:
         pass
 
 
-@functools.cache
+@memo()
 def classes() -> dict[str, Ranges]:
     """The runs of P, S and N as the installed ``regex`` matches them: from the cache file when
     it is sound for this ``regex``, else from ``regex`` (and the file is written)."""

@@ -133,6 +133,34 @@ def compiled_module(name: str) -> ModuleType | None:
     return _BUILT[name]
 
 
+class memo:  # noqa: N801 - used as a decorator: ``@memo()``, ``@memo(64)``
+    """``functools.cache`` / ``lru_cache(maxsize)`` for the tokenizers' pure functions of
+    hashable arguments, without importing ``functools`` (with ``collections``, 1.4 ms of a
+    drop-in command line): results kept by argument tuple, all forgotten at once past
+    ``maxsize`` (they never change, so which ones are kept only costs time), and
+    ``cache_clear()`` as functools has it."""
+
+    def __init__(self, maxsize: int | None = None) -> None:
+        self._maxsize = maxsize
+
+    def __call__(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        seen: dict[tuple[Any, ...], Any] = {}
+        maxsize = self._maxsize
+
+        def remembered(*args: Any) -> Any:
+            found = seen.get(args, seen)
+            if found is seen:
+                if maxsize is not None and len(seen) >= maxsize:
+                    seen.clear()
+                found = seen[args] = function(*args)
+            return found
+
+        remembered.cache_clear = seen.clear  # type: ignore[attr-defined]
+        remembered.__doc__, remembered.__name__ = function.__doc__, function.__name__
+        remembered.__wrapped__ = function  # type: ignore[attr-defined]
+        return remembered
+
+
 def supports_joined(component: Any) -> bool:
     """Whether ``component`` offers the joined lane (``tokenize_joined`` / ``count_joined``)
     on its own class: the capability flag ``joined``."""
@@ -242,6 +270,6 @@ def lines_at(text: str, pattern: re.Pattern[str] | LazyPattern) -> list[int]:
 
 
 __all__ = [
-    "BatchTokenizer", "compiled_module", "gc_paused", "join_lines", "JoinedTokenizer", "LazyPattern", "lines_at",
+    "BatchTokenizer", "compiled_module", "gc_paused", "memo", "join_lines", "JoinedTokenizer", "LazyPattern", "lines_at",
     "splice", "split_lines", "supports_joined", "Tokenizer",
 ]

@@ -31,10 +31,8 @@ holds instead.
 
 from __future__ import annotations
 
-import functools
-
 from evalfw.tokenizers import _unicode_classes
-from evalfw.tokenizers.base import JoinedTokenizer, LazyPattern, compiled_module, lines_at
+from evalfw.tokenizers.base import JoinedTokenizer, LazyPattern, compiled_module, lines_at, memo
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
@@ -70,7 +68,7 @@ def _escape(char: str) -> str:
     return "\\" + char if char in "\\]^-[&|~" else char
 
 
-@functools.cache
+@memo()
 def _latin1(pooled: bool) -> tuple[str, str, str]:
     """Class bodies of each category's Latin-1 members, with its pool of stand-ins when
     ``pooled``. ``re`` compiles a class of Latin-1 characters to a 256-bit map, and a class
@@ -153,7 +151,7 @@ def compiled() -> ModuleType | None:
     return compiled_module("_intl_rules")
 
 
-@functools.cache
+@memo()
 def runs() -> tuple[str, str, str, str, str, str]:
     """The first and last characters of the runs of P, S and N, as ``_intl_rules`` reads
     them."""
@@ -162,7 +160,7 @@ def runs() -> tuple[str, str, str, str, str, str]:
                  for part in (ranges[c].starts, ranges[c].ends))
 
 
-@functools.lru_cache(maxsize=64)
+@memo(64)
 def _rules(c: tuple[str, str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
     import re  # here: the compiled rules need no regular expression
 
@@ -174,7 +172,7 @@ def _rules(c: tuple[str, str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
     )
 
 
-@functools.lru_cache(maxsize=64)
+@memo(64)
 def _patterns(c: tuple[str, str, str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The batch patterns: what to isolate, and where a line needs the exact path."""
     import re
