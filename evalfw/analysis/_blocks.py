@@ -13,7 +13,7 @@ generator ends where the local run's ends, too. Tests compare both ways bit for 
 
 Only the client's walk is sequential: drawing is ~30 ms per 1000 resamples of 2000 segments,
 against about ten times that to count and score them; AR masks are not drawn but skipped
-over (:func:`skip_bools`).
+over (:mod:`evalfw.analysis._skip`), and bootstrap indices skipped by the compiled kernel.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from evalfw.analysis import resampling as rs
+from evalfw.analysis._skip import skip_bools, skip_indices
 
 if TYPE_CHECKING:
     from evalfw.metrics.base import Metric
@@ -76,63 +77,6 @@ def in_blocks(rng: np.random.Generator, segments: int, rows: int, draw: Draw,
     step = rs.block_rows(segments, multiple)
     for start in range(0, rows, step):
         yield draw(rng, segments, min(step, rows - start))
-
-
-def skip_bools(bits: np.random.PCG64, count: int) -> None:
-    """``bits`` as after ``integers(2, size=count, dtype=bool)`` drew from it, without
-    drawing. numpy fills booleans from 32-bit draws, 32 per draw (a fresh buffer per call);
-    PCG64 serves two 32-bit draws per 64-bit step, the low half first, keeping the high half
-    (``has_uint32``, ``uinteger``) for the next 32-bit draw, also across calls."""
-    draws = -(-count // 32)
-    if not draws:
-        return
-    state = bits.state
-    if state["has_uint32"]:  # the kept half is the first draw
-        draws -= 1
-    state["has_uint32"] = 0
-    if draws:
-        # the last 64-bit step: its low half drawn, its high half kept (odd) or drawn too;
-        # numpy leaves a drawn high half in ``uinteger``, and so does this
-        bits.advance(-(-draws // 2) - 1)
-        high = int(bits.random_raw()) >> 32
-        state = bits.state
-        state.update(has_uint32=draws % 2, uinteger=high)
-    bits.state = state
-
-
-_MASK64 = (1 << 64) - 1
-
-
-def _index_skipper() -> Callable[[np.random.PCG64, int, int], None] | None:
-    """:func:`skip_indices` when the compiled sacreBLEU bootstrap kernel is built."""
-    try:
-        from evalfw.analysis import _sacreboot
-    except ImportError:
-        return None
-
-    def skip(bits: np.random.PCG64, segments: int, count: int) -> None:
-        state = bits.state
-        pcg = state["state"]
-        after = _sacreboot.skip(pcg["state"] >> 64, pcg["state"] & _MASK64, pcg["inc"] >> 64,
-                                pcg["inc"] & _MASK64, state["has_uint32"], state["uinteger"],
-                                segments, count)
-        pcg["state"] = (after[0] << 64) | after[1]
-        state.update(has_uint32=after[2], uinteger=after[3])
-        bits.state = state
-
-    return skip
-
-
-def skip_indices(bits: np.random.PCG64, segments: int, count: int) -> bool:
-    """``bits`` as after ``choice(segments, size=count)`` drew from it, without storing the
-    draws (the compiled kernel makes the same bounded draws: Lemire's rejections decide how
-    many 32-bit words each index takes, so the stream cannot be advanced arithmetically);
-    False, and ``bits`` untouched, when the kernel is not built."""
-    skipper = _index_skipper()
-    if skipper is None:
-        return False
-    skipper(bits, segments, count)
-    return True
 
 
 def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
@@ -329,5 +273,5 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
 __all__ = [
     "ar_block_counts", "ar_deltas", "ar_exceedances", "bootstrap_matrix", "in_blocks", "job_rows",
     "Mapper", "walk_job",
-    "Product", "restored", "skip_bools", "skip_indices", "walk",
+    "Product", "restored", "walk",
 ]

@@ -107,7 +107,7 @@ def test_skipping_masks_leaves_pcg64_where_drawing_them_does() -> None:
     # random lengths (partial 32-bit buffers, odd and even numbers of 32-bit draws) after
     # draws that leave a kept 32-bit half or none: the same state, to the bit, and the same
     # draws after it
-    from evalfw.analysis._blocks import skip_bools
+    from evalfw.analysis._skip import skip_bools
 
     pick = np.random.default_rng(2026)
     for _ in range(400):
@@ -125,7 +125,7 @@ def test_skipping_indices_leaves_pcg64_where_drawing_them_does() -> None:
     """The compiled walk over bootstrap indices: after 32-bit draws that leave a kept half or
     none, for one segment (no draws), small and large segment counts, the same state as
     numpy's ``choice`` leaves, and the same draws after it."""
-    from evalfw.analysis._blocks import skip_indices
+    from evalfw.analysis._skip import skip_indices
 
     pytest.importorskip("evalfw.analysis._sacreboot", reason="the compiled kernel is not built")
     pick = np.random.default_rng(2027)
