@@ -121,6 +121,32 @@ def _security(address: Address) -> tuple[Any, Any]:
     return security, context
 
 
+#: the loggers of this process that report on a closing client's leftover work
+_SHUTDOWN_LOGGERS = ("tornado.application", "asyncio", "distributed.client",
+                     "distributed.comm", "distributed.core", "distributed.batched")
+
+
+class quiet_shutdown:
+    """Dask's, tornado's and asyncio's loggers in this process at CRITICAL while a client and
+    its cluster close, then as they were. When a run stops early (Ctrl-C, SIGTERM, an error),
+    the client's event loop may still be tracking futures of tables that were resampling; as
+    the connections close, each such task fails and tornado logs an ERROR with a traceback,
+    which would bury the run's own one-line message. The outcome is decided by then."""
+
+    def __enter__(self) -> None:
+        import logging
+
+        self._levels = {name: logging.getLogger(name).level for name in _SHUTDOWN_LOGGERS}
+        for name in _SHUTDOWN_LOGGERS:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+    def __exit__(self, *exc: object) -> None:
+        import logging
+
+        for name, level in self._levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
 def discard(client: Any, timeout: float = 2.0) -> None:
     """Close ``client`` (possibly half-started) within ``timeout``, quietly: a client left
     to its ``__del__`` prints a traceback seconds later."""
@@ -135,4 +161,5 @@ def discard(client: Any, timeout: float = 2.0) -> None:
         pass
 
 
-__all__ = ["ClusterError", "connect", "discard", "local_cluster", "wait_for_resources", "where"]
+__all__ = ["ClusterError", "connect", "discard", "local_cluster", "quiet_shutdown",
+           "wait_for_resources", "where"]

@@ -322,15 +322,16 @@ class DaskExecutor(Executor):
 
     def close(self) -> None:
         timeout = float(self.options["connect_timeout"])
-        if self._client is not None:
-            client, self._client = self._client, None
-            clients.discard(client, timeout)
-        if self._cluster is not None:
-            cluster, self._cluster = self._cluster, None
-            try:
-                cluster.close(timeout=max(timeout, 10.0))
-            except (OSError, TimeoutError, RuntimeError):
-                pass  # its processes are ours: they end with this process
+        with clients.quiet_shutdown():
+            if self._client is not None:
+                client, self._client = self._client, None
+                clients.discard(client, timeout)
+            if self._cluster is not None:
+                cluster, self._cluster = self._cluster, None
+                try:
+                    cluster.close(timeout=max(timeout, 10.0))
+                except (OSError, TimeoutError, RuntimeError):
+                    pass  # its processes are ours: they end with this process
 
 
 __all__ = ["ClusterError", "DaskExecutor", "INSTALL"]
