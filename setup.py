@@ -24,6 +24,7 @@ setup(
         Extension(
             "evalfw.metrics.chrf._chrf",
             sources=["evalfw/metrics/chrf/_chrf.c"],
+            depends=["evalfw/metrics/chrf/_chrf_count.h", "evalfw/metrics/chrf/_chrf_refs.h"],
             optional=True,
             # no fused multiply-add: sentence()'s F-score rounds every step as Python does
             extra_compile_args=["-O3", "-ffp-contract=off"],

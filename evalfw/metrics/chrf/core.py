@@ -8,7 +8,9 @@ reference with the highest sentence F-score, computed in the same smoothing mode
 score. The corpus score is the F-score of the column sums.
 
 Counting is done by the compiled module ``_chrf`` when it is built (and ``EVALFW_NATIVE`` is
-not ``0``), else by :func:`python_pair_stats`; both return the same integers. The F-score
+not ``0``), else by :func:`python_pair_stats`; both return the same integers. References
+scored against many hypothesis sets can be interned by the kernel once
+(:func:`kernel_references`). The F-score
 exists twice: vectorized over many rows (:func:`f_scores`) and as a scalar function
 (:func:`f_score`) that also runs on numpy float32 scalars, as sacreBLEU's resampling does.
 """
@@ -121,16 +123,31 @@ def _python_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     return out
 
 
+def kernel_references(refs: Sequence[Sequence[str | None]], config: ChrfConfig) -> Any:
+    """The compiled kernel's preparation of these reference streams for ``config``'s orders
+    and whitespace (``_chrf.References``: every segment's reference n-grams, interned once),
+    or None without the kernel. :func:`pair_values` takes it for the same streams."""
+    native = kernel()
+    if native is None:
+        return None
+    return native.prepare([list(s) for s in refs], config.char_order, config.word_order,
+                          config.whitespace)
+
+
 def pair_values(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                config: ChrfConfig) -> Sequence[int]:
+                config: ChrfConfig, prepared: Any = None) -> Sequence[int]:
     """Every segment against each of its K references, flat ([n][K][width] ints, zeros where a
     reference is None), by the compiled kernel when there is one. Texts are taken as given
-    (lowercase them first if asked)."""
+    (lowercase them first if asked). ``prepared``: :func:`kernel_references` of ``refs`` under
+    ``config``, which saves interning the references again (the same integers)."""
     native = kernel()
     if native is None:
         return _python_pairs(hyps, refs, config)
-    raw = native.stats(list(hyps), [list(s) for s in refs], config.char_order,
-                       config.word_order, config.whitespace)
+    if prepared is not None:
+        raw = native.stats_prepared(list(hyps), prepared)
+    else:
+        raw = native.stats(list(hyps), [list(s) for s in refs], config.char_order,
+                           config.word_order, config.whitespace)
     return memoryview(raw).cast("q")
 
 
@@ -143,20 +160,20 @@ def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
 
 
 def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-               config: ChrfConfig) -> np.ndarray:
+               config: ChrfConfig, prepared: Any = None) -> np.ndarray:
     """(n, K, width) int64 of :func:`pair_values`."""
     import numpy as np
-    flat = pair_values(hyps, refs, config)
+    flat = pair_values(hyps, refs, config, prepared)
     array = np.frombuffer(flat, dtype=np.int64) if isinstance(flat, memoryview) else \
         np.array(flat, dtype=np.int64)
     return array.reshape(len(hyps), len(refs), config.width)
 
 
 def segment_rows(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                 config: ChrfConfig) -> list[list[int]]:
+                 config: ChrfConfig, prepared: Any = None) -> list[list[int]]:
     """Each segment's statistics row as Python ints, without numpy: the triples of its first
     reference (None references skipped) with the highest F-score, as :func:`best_rows`."""
-    flat = pair_values(hyps, refs, config)
+    flat = pair_values(hyps, refs, config, prepared)
     width, k = config.width, len(refs)
     rows = []
     for i in range(len(hyps)):
@@ -255,5 +272,5 @@ def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.
 
 
 __all__ = ["EPS", "PUNCTUATION", "ChrfConfig", "best_rows", "describe", "f_score", "f_scores",
-           "kernel", "ngram_counts", "pair_stats", "pair_values", "python_pair_stats",
+           "kernel", "kernel_references", "ngram_counts", "pair_stats", "pair_values", "python_pair_stats",
            "segment_rows", "split_words"]

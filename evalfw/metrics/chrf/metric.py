@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -53,9 +53,31 @@ OPTIONS_SCHEMA: Mapping[str, Any] = {
 @dataclass(frozen=True)
 class ChrfReferences:
     """Reference streams prepared once per test set: lowercased when asked, as lists (what
-    the counting kernel reads); a missing reference is None."""
+    the counting kernel reads); a missing reference is None.
+
+    From the second set of hypotheses scored with the same orders and whitespace setting on,
+    the compiled kernel's own preparation of the streams (:meth:`kernel_tables`) is kept too:
+    one system needs none, many save interning the references again for each."""
 
     streams: list[list[str | None]]
+    #: kernel preparations by (char_order, word_order, whitespace), and their uses so far
+    _tables: dict[tuple[int, int, bool], Any] = field(default_factory=dict, compare=False,
+                                                      repr=False)
+    _uses: dict[tuple[int, int, bool], int] = field(default_factory=dict, compare=False,
+                                                    repr=False)
+
+    def kernel_tables(self, config: core.ChrfConfig) -> Any:
+        """The kernel's preparation of the streams for ``config`` (None at its first use or
+        without the kernel); the numbers are the same with or without it."""
+        key = (config.char_order, config.word_order, config.whitespace)
+        uses = self._uses[key] = self._uses.get(key, 0) + 1
+        if uses == 2:
+            self._tables[key] = core.kernel_references(self.streams, config)
+        return self._tables.get(key)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the kernel's objects do not pickle; a worker prepares its own
+        return {**self.__dict__, "_tables": {}, "_uses": {}}
 
     @property
     def segments(self) -> int:
@@ -136,13 +158,14 @@ class Chrf(Metric):
 
     def segment_statistics(self, hypotheses: Sequence[str], references: Any) -> np.ndarray:
         refs, hyps = self._inputs(hypotheses, references)
-        pairs = core.pair_stats(hyps, refs.streams, self.config)
+        pairs = core.pair_stats(hyps, refs.streams, self.config, refs.kernel_tables(self.config))
         return core.best_rows(pairs, refs.present, self.config)
 
     def segment_rows(self, hypotheses: Sequence[str], references: Any) -> list[list[int]]:
         """:meth:`segment_statistics` as lists of Python ints, computed without numpy."""
         refs, hyps = self._inputs(hypotheses, references)
-        return core.segment_rows(hyps, refs.streams, self.config)
+        return core.segment_rows(hyps, refs.streams, self.config,
+                                 refs.kernel_tables(self.config))
 
     def _inputs(self, hypotheses: Sequence[str], references: Any
                 ) -> tuple[ChrfReferences, list[str]]:
