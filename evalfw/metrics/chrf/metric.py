@@ -71,7 +71,7 @@ class ChrfReferences:
         without the kernel); the numbers are the same with or without it."""
         key = (config.char_order, config.word_order, config.whitespace)
         uses = self._uses[key] = self._uses.get(key, 0) + 1
-        if uses == 2:
+        if uses >= 2 and key not in self._tables:  # threads of a run may race here: harmless
             self._tables[key] = core.kernel_references(self.streams, config)
         return self._tables.get(key)
 
