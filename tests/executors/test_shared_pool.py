@@ -16,6 +16,7 @@ from evalfw.executors._shared_pool import PoolBroken
 from evalfw.executors.base import ExecutorError, WorkerLost
 from evalfw.executors.local import Processes
 from tests.support.bounded import time_bound  # noqa: F401  (fixture: each test bounded)
+from tests.support.runs import random_word_files
 
 BOUND = 30
 BOUND_SECONDS = BOUND  # time_bound: an in-process map that hangs fails the test
@@ -135,19 +136,12 @@ significance: {{baseline: s0, method: both, samples: 300, ar_trials: 640,
 
 
 def test_a_significance_run_on_the_pool_gives_the_serial_record(tmp_path: Path) -> None:
-    import random
     import warnings
 
     from evalfw.host.host import PluginHost
     from evalfw.runner.run import run_experiment
 
-    rng = random.Random(4)
-    words = "the a cat dog sat ran on under mat house quickly".split()
-    files = {}
-    for name in ("ref", "s0", "s1", "s2"):
-        files[name] = tmp_path / f"{name}.txt"
-        files[name].write_text("".join(" ".join(rng.choices(words, k=rng.randint(3, 12))) + "\n"
-                                       for _ in range(150)), "utf-8")
+    files = random_word_files(tmp_path, seed=4, lines=150)
     config = tmp_path / "c.yaml"
     config.write_text(CONFIG.format(**files), "utf-8")
     host = PluginHost.create(autoload=False)

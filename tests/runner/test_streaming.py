@@ -5,7 +5,6 @@ while tables resample cancels them. Every wait is bounded."""
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 import warnings
@@ -22,6 +21,7 @@ from evalfw.runner._jobs import statistics_job
 from evalfw.runner._side_by_side import THREADS
 from evalfw.runner.run import run_experiment
 from tests.support.bounded import time_bound  # noqa: F401  (fixture: each test bounded)
+from tests.support.runs import random_word_files
 
 #: how long the second test set's statistics wait for a table of the first to resample
 GATE_SECONDS = 5
@@ -44,13 +44,7 @@ SAME = ("results", "significance", "specs", "segments", "test_sets", "inputs")
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    rng = random.Random(5)
-    words = "the a cat dog sat ran on under mat house quickly".split()
-    files = {}
-    for name in ("ref", "s0", "s1", "s2"):
-        files[name] = tmp_path / f"{name}.txt"
-        files[name].write_text("".join(" ".join(rng.choices(words, k=rng.randint(3, 12))) + "\n"
-                                       for _ in range(120)), "utf-8")
+    files = random_word_files(tmp_path, seed=5, lines=120)
     path = tmp_path / "c.yaml"
     path.write_text(CONFIG.format(**files), "utf-8")
     return path

@@ -26,6 +26,22 @@ def run(config: str = "configs/wmt.yaml", overrides: tuple[str, ...] = (), **kw:
     return run_experiment(config, overrides, **kw)
 
 
+def random_word_files(folder: Path, seed: int, lines: int,
+                      names: tuple[str, ...] = ("ref", "s0", "s1", "s2")) -> dict[str, Path]:
+    """``folder/<name>.txt`` for each name: ``lines`` lines of 3 to 12 words from a small
+    vocabulary, drawn from ``random.Random(seed)`` (a reference and systems that share words)."""
+    import random
+
+    rng = random.Random(seed)
+    words = "the a cat dog sat ran on under mat house quickly".split()
+    files = {}
+    for name in names:
+        files[name] = folder / f"{name}.txt"
+        files[name].write_text("".join(" ".join(rng.choices(words, k=rng.randint(3, 12))) + "\n"
+                                       for _ in range(lines)), "utf-8")
+    return files
+
+
 def write_config(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
