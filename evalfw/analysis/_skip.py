@@ -11,8 +11,6 @@ against numpy's own draws, state for state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 __all__ = ["skip_bools", "skip_indices"]
@@ -43,33 +41,21 @@ def skip_bools(bits: np.random.PCG64, count: int) -> None:
 _MASK64 = (1 << 64) - 1
 
 
-def _index_skipper() -> Callable[[np.random.PCG64, int, int], None] | None:
-    """:func:`skip_indices` when the compiled sacreBLEU bootstrap kernel is built."""
-    try:
-        from evalfw.analysis import _sacreboot
-    except ImportError:
-        return None
-
-    def skip(bits: np.random.PCG64, segments: int, count: int) -> None:
-        state = bits.state
-        pcg = state["state"]
-        after = _sacreboot.skip(pcg["state"] >> 64, pcg["state"] & _MASK64, pcg["inc"] >> 64,
-                                pcg["inc"] & _MASK64, state["has_uint32"], state["uinteger"],
-                                segments, count)
-        pcg["state"] = (after[0] << 64) | after[1]
-        state.update(has_uint32=after[2], uinteger=after[3])
-        bits.state = state
-
-    return skip
-
-
 def skip_indices(bits: np.random.PCG64, segments: int, count: int) -> bool:
     """``bits`` as after ``choice(segments, size=count)`` drew from it, without storing the
     draws (the compiled kernel makes the same bounded draws: Lemire's rejections decide how
     many 32-bit words each index takes, so the stream cannot be advanced arithmetically);
     False, and ``bits`` untouched, when the kernel is not built."""
-    skipper = _index_skipper()
-    if skipper is None:
+    try:
+        from evalfw.analysis import _sacreboot
+    except ImportError:
         return False
-    skipper(bits, segments, count)
+    state = bits.state
+    pcg = state["state"]
+    after = _sacreboot.skip(pcg["state"] >> 64, pcg["state"] & _MASK64, pcg["inc"] >> 64,
+                            pcg["inc"] & _MASK64, state["has_uint32"], state["uinteger"],
+                            segments, count)
+    pcg["state"] = (after[0] << 64) | after[1]
+    state.update(has_uint32=after[2], uinteger=after[3])
+    bits.state = state
     return True

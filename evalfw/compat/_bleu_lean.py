@@ -143,16 +143,22 @@ class LeanBLEU:
         self.n_bootstrap, self.seed = n_bootstrap, environment_seed_label()
         return score
 
+    def _per_segment(self, hyp_len: bytes, matches: bytes
+                     ) -> tuple[list[int], list[int], list[int]]:
+        """The kernel's counts as lists: each segment's length, its MAX_ORDER matches (flat)
+        and its closest reference length, as sacreBLEU picks it."""
+        lens = memoryview(hyp_len).cast("q").tolist()
+        refs = memoryview(self._index.ref_lens).cast("q").tolist()
+        r = self.num_refs
+        closest = [_closest(n, refs[i * r:(i + 1) * r]) for i, n in enumerate(lens)]
+        return lens, memoryview(matches).cast("q").tolist(), closest
+
     def resampling_input(self, hypotheses: Sequence[str]) -> tuple[bytes, BLEUScore]:
         """The int64 statistics rows of ``hypotheses`` (sacreBLEU's layout) and their score."""
         from evalfw.compat._bleu_resampled import segment_rows
 
         hyp_len, matches = self._counts(hypotheses)
-        refs = memoryview(self._index.ref_lens).cast("q").tolist()
-        r = self.num_refs
-        lens = memoryview(hyp_len).cast("q").tolist()
-        closest = [_closest(n, refs[i * r:(i + 1) * r]) for i, n in enumerate(lens)]
-        rows = segment_rows(lens, memoryview(matches).cast("q").tolist(), closest)
+        rows = segment_rows(*self._per_segment(hyp_len, matches))
         return rows, self._score(hyp_len, matches)
 
     def resampled_scores(self, rows: bytes, words: tuple[int, int, int, int],
@@ -166,18 +172,11 @@ class LeanBLEU:
 
     def sentence_scores(self, hypotheses: Sequence[str]) -> list[BLEUScore]:
         """``sentence_score`` of every line against its references, in order."""
-        hyp_len, matches = self._counts(hypotheses)
-        lens = memoryview(hyp_len).cast("q").tolist()
-        counts = memoryview(matches).cast("q").tolist()
-        refs = memoryview(self._index.ref_lens).cast("q").tolist()
-        r = self.num_refs
-        out = []
-        for i, n in enumerate(lens):
-            out.append(compute_bleu(
-                counts[i * MAX_ORDER:(i + 1) * MAX_ORDER],
-                [max(n - k, 0) for k in range(MAX_ORDER)], n, _closest(n, refs[i * r:(i + 1) * r]),
-                self.smooth_method, self.smooth_value, self.effective_order))
-        return out
+        lens, counts, closest = self._per_segment(*self._counts(hypotheses))
+        return [compute_bleu(counts[i * MAX_ORDER:(i + 1) * MAX_ORDER],
+                             [max(n - k, 0) for k in range(MAX_ORDER)], n, closest[i],
+                             self.smooth_method, self.smooth_value, self.effective_order)
+                for i, n in enumerate(lens)]
 
     def get_signature(self) -> BLEUSignature:
         return signature(self)

@@ -44,11 +44,12 @@ def resampled_bleu(rows: bytes, n: int, words: tuple[int, int, int, int], smooth
                    smooth_value: float | None, effective_order: bool) -> list[float]:
     """The BLEU score of each of ``n`` resamples of ``rows`` drawn with the seed words."""
     from evalfw.analysis import _sacreboot
+    from evalfw.analysis.sacrebleu_lean import resampled_sums
     from evalfw.compat._bleu_score import SMOOTH_DEFAULTS
 
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
-    sums = _sacreboot.float32_sums(rows, WIDTH, n, *words)
+    sums = resampled_sums(rows, WIDTH, n, words)
     precisions, orders = _sacreboot.bleu_precisions(
         sums, WIDTH, MAX_ORDER, SMOOTHING_CODES[smooth_method],
         0.0 if smooth_value is None else float(smooth_value), effective_order)
