@@ -15,9 +15,9 @@ from typing import Any
 
 from evalfw.errors import RecordError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: schema files of the record versions this evalfw reads (it writes the newest)
-SCHEMA_FILES = {1: "record-1.schema.json", 2: "record.schema.json"}
+SCHEMA_FILES = {1: "record-1.schema.json", 2: "record-2.schema.json", 3: "record.schema.json"}
 RECORD_FILE = "record.json"
 SEGMENTS_FILE = "segments.npz"
 #: the segments file's layout written now (records of schema 1 hold "npz-1")

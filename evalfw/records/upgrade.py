@@ -12,6 +12,9 @@ Schema 1 records were written when BLEU was evalfw's only metric:
 - the segments file (format ``npz-1``) held BLEU's counts per cell as four arrays
   (``c<i>.hyp_len``, ``.ref_lens``, ``.matches``, ``.totals``); :func:`v1_statistics` turns
   them into the BLEU metric's statistics rows, choosing reference lengths as the metric does.
+
+Schema 2 records have the shape of schema 3 without its optional additions, so they are read
+as they are.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import pytest
 from evalfw.cli.main import main
 from evalfw.errors import ConfigError, RecordError
 from evalfw.records import store
-from evalfw.records.document import validate_record
+from evalfw.records.document import SCHEMA_VERSION, validate_record
 from evalfw.records.load import list_runs, load_record, open_run, resolve_run, versions
 from evalfw.runner.verify import verify
 from tests.support.runs import REPO, run, workdir  # noqa: F401  (fixture)
@@ -47,7 +47,7 @@ def test_record_schema_rejects_damaged_records(workdir):
         with pytest.raises(RecordError, match="record") as info:
             validate_record(bad)
         assert where in str(info.value)
-    newer = dict(record, schema_version=3)
+    newer = dict(record, schema_version=SCHEMA_VERSION + 1)
     with pytest.raises(RecordError, match="newer than this evalfw"):
         validate_record(newer)
 
