@@ -1,6 +1,6 @@
 """Build hook for the optional compiled kernels: BLEU counting, chrF statistics, TER edits,
-mteval's and intl's punctuation rules, sacreBLEU's bootstrap draws, and the
-``evalfw-sacrebleu`` script (everything else is in pyproject.toml).
+mteval's and intl's punctuation rules, sacreBLEU's bootstrap draws (everything else is in
+pyproject.toml).
 
 ``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
 with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
@@ -9,9 +9,6 @@ with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` say
 from setuptools import Extension, setup
 
 setup(
-    # evalfw-sacrebleu: a script file rather than a [project.scripts] entry point, whose
-    # generated wrapper imports re, a quarter of the command's start-up (see the script)
-    scripts=["scripts/evalfw-sacrebleu"],
     ext_modules=[
         Extension(
             "evalfw.metrics.bleu.counting._clipcount",

@@ -57,10 +57,6 @@ class SacreSeed:
         """Per-system paired tests pass ``seed if seed else None``: 0 means unseeded."""
         return self.value if self.value else None
 
-    @property
-    def paired_label(self) -> str:
-        return str(self.value).lower()
-
 
 def read_seed(value: str | int | None = None, bounded: bool = True) -> SacreSeed:
     """``value`` (a ``--seed`` option) or else ``$SACREBLEU_SEED`` or else 12345; the text

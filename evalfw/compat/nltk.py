@@ -15,13 +15,18 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from evalfw.metrics.bleu.counting.kernel_stats import kernel_sums
-from evalfw.metrics.bleu.stats import SegmentStats
-from evalfw.metrics.bleu.families.brevity import Closest
-from evalfw.metrics.bleu.counting.clipped import Clipped
-from evalfw.metrics.bleu.families.nltk import METHODS, NltkMean, NltkMethod6Error, NltkSmoother
-from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
 from evalfw.metrics.bleu.components import Counts, Smoothed
+from evalfw.metrics.bleu.counting.clipped import Clipped
+from evalfw.metrics.bleu.counting.kernel_stats import kernel_sums
+from evalfw.metrics.bleu.families.brevity import Closest
+from evalfw.metrics.bleu.families.nltk import (
+    METHODS,
+    NltkMean,
+    NltkMethod6Error,
+    NltkSmoother,
+)
+from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
+from evalfw.metrics.bleu.stats import SegmentStats
 
 if TYPE_CHECKING:
     pass

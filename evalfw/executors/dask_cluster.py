@@ -122,7 +122,6 @@ class DaskExecutor(Executor):
         self._scoped = False
         #: futures of the maps not consumed yet (possibly from several threads)
         self._pending: set[Any] = set()
-        self._cancelled = False
 
     @property
     def shard_segments(self) -> int:

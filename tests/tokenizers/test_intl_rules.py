@@ -1,5 +1,5 @@
 """The compiled intl rules (``evalfw.tokenizers._intl_rules``) against sacreBLEU 2.6.0's intl
-tokenizer and against the rules applied literally in Python (``intl._by_loop``), line by line,
+tokenizer and against the rules applied with ``regex`` (``intl.exact``), line by line,
 on random text dense in punctuation, symbols, numbers (Latin-1, above it and astral) and every
 kind of whitespace; its one-line entry on lines holding "\\n"; the ``intl`` batches, joined
 texts and one-line joiner with and without it; and its refusal of malformed classes."""
@@ -38,7 +38,7 @@ def _line(rng: random.Random, newlines: bool = False) -> str:
 
 
 def _literal(line: str) -> str:
-    return " ".join(intl._by_loop(line.rstrip()).split())
+    return " ".join(intl.exact(line.rstrip()).split())
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -8,7 +8,7 @@ reference with the highest sentence F-score, computed in the same smoothing mode
 score. The corpus score is the F-score of the column sums.
 
 Counting is done by the compiled module ``_chrf`` when it is built (and ``EVALFW_NATIVE`` is
-not ``0``), else by :func:`python_pair_stats`; both return the same integers. References
+not ``0``), else in Python (:func:`ngram_counts`); both return the same integers. References
 scored against many hypothesis sets can be interned by the kernel once
 (:func:`kernel_references`). The F-score
 exists twice: vectorized over many rows (:func:`f_scores`) and as a scalar function
@@ -20,13 +20,11 @@ from __future__ import annotations
 from collections import Counter, namedtuple
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from evalfw.metrics._native import CompiledKernel
+from evalfw.plugin.native import CompiledKernel
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from typing import Any
-
     import numpy as np
 
 
@@ -39,8 +37,7 @@ PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 class ChrfConfig(namedtuple("ChrfConfig", "char_order word_order beta lowercase whitespace "
                               "eps_smoothing", defaults=(6, 0, 2, False, False, False))):
     """The options that change chrF's numbers (sacreBLEU's defaults). Immutable, compared and
-    hashed by value; a named tuple rather than a dataclass, so that chrF's arithmetic imports
-    without :mod:`dataclasses` (the drop-in command line starts lean)."""
+    hashed by value."""
 
     __slots__ = ()
 
@@ -151,14 +148,6 @@ def pair_values(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     return memoryview(raw).cast("q")
 
 
-def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                      config: ChrfConfig) -> np.ndarray:
-    """(n, K, width) int64 of :func:`pair_values`, computed in Python."""
-    import numpy as np
-    flat = np.array(_python_pairs(hyps, refs, config), dtype=np.int64)
-    return flat.reshape(len(hyps), len(refs), config.width)
-
-
 def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                config: ChrfConfig, prepared: Any = None) -> np.ndarray:
     """(n, K, width) int64 of :func:`pair_values`."""
@@ -167,31 +156,6 @@ def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     array = np.frombuffer(flat, dtype=np.int64) if isinstance(flat, memoryview) else \
         np.array(flat, dtype=np.int64)
     return array.reshape(len(hyps), len(refs), config.width)
-
-
-def segment_rows(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                 config: ChrfConfig, prepared: Any = None) -> list[list[int]]:
-    """Each segment's statistics row as Python ints, without numpy: the triples of its first
-    reference (None references skipped) with the highest F-score, as :func:`best_rows`."""
-    flat = pair_values(hyps, refs, config, prepared)
-    width, k = config.width, len(refs)
-    rows = []
-    for i in range(len(hyps)):
-        start = i * k * width
-        if k == 1:
-            rows.append(list(flat[start:start + width]))
-            continue
-        best: list[int] | None = None
-        best_f = -1.0
-        for j, stream in enumerate(refs):
-            if stream[i] is None:
-                continue
-            row = list(flat[start + j * width:start + (j + 1) * width])
-            f = f_score(row, config)
-            if f > best_f:
-                best, best_f = row, f
-        rows.append(best if best is not None else [0] * width)
-    return rows
 
 
 # ---------------------------------------------------------------------------- F-scores
@@ -272,5 +236,5 @@ def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.
 
 
 __all__ = ["EPS", "PUNCTUATION", "ChrfConfig", "best_rows", "describe", "f_score", "f_scores",
-           "kernel", "kernel_references", "ngram_counts", "pair_stats", "pair_values", "python_pair_stats",
-           "segment_rows", "split_words"]
+           "kernel", "kernel_references", "ngram_counts", "pair_stats", "pair_values",
+           "split_words"]

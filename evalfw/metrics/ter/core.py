@@ -16,16 +16,14 @@ from array import array
 from collections import namedtuple
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError
-from evalfw.metrics._native import CompiledKernel
+from evalfw.plugin.native import CompiledKernel
 from evalfw.metrics.ter import _shifts
 from evalfw.metrics.ter.tokenizer import reference_tokens, tokenizer
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from typing import Any
-
     import numpy as np
 
 #: option names and sacreBLEU's defaults

@@ -1,9 +1,10 @@
-"""Optional compiled kernels: a metric's C extension, used when it was built and not switched
-off with ``EVALFW_NATIVE=0``. The switch is read on every call, so tests and users can flip it
-at any time; the import is tried once."""
+"""Optional compiled kernels: a component's C extension (counting, statistics, tokenizer
+rules), used when it was built and not switched off with ``EVALFW_NATIVE=0``. The switch is
+read on every call, so tests and users can flip it at any time; the import is tried once."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 from types import ModuleType
@@ -39,15 +40,9 @@ class CompiledKernel:
         return f"{self.fallback} (compiled kernel not built)"
 
 
-#: modules imported (None: not built), by name: a dict, not functools.cache, which the drop-in
-#: command line would import for this alone
-_IMPORTED: dict[str, ModuleType | None] = {}
-
-
+@functools.cache
 def _import(name: str) -> ModuleType | None:
-    if name not in _IMPORTED:
-        try:
-            _IMPORTED[name] = importlib.import_module(name)
-        except ImportError:
-            _IMPORTED[name] = None
-    return _IMPORTED[name]
+    try:  # by name: a compiled module is not a module of the package's source
+        return importlib.import_module(name)
+    except ImportError:
+        return None
