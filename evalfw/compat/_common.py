@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import statistics
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -84,10 +83,9 @@ class SacreScore:
     def estimate_ci(self, scores: Sequence[Any]) -> None:
         """sacreBLEU's interval of resampled scores (``.score`` of each): half the spread of
         the 2.5 % and 97.5 % order statistics, and their ``statistics.mean``."""
-        raw = sorted(getattr(s, "score", s) for s in scores)
-        low = len(raw) // 40
-        self._ci = 0.5 * (raw[len(raw) - low - 1] - raw[low])
-        self._mean = statistics.mean(raw)
+        from evalfw.analysis.sacrebleu_mode import estimate_ci
+
+        self._mean, self._ci, _, _ = estimate_ci([getattr(s, "score", s) for s in scores])
 
     def __repr__(self) -> str:
         return self.format()
@@ -209,13 +207,13 @@ class SacreMetric:
         score = self._result(stats)
         if n_bootstrap > 1:
             from evalfw.analysis.resampling import columns
-            from evalfw.analysis.sacrebleu_mode import confidence, read_seed
+            from evalfw.analysis.sacrebleu_mode import raw_bootstrap_scores, read_seed
 
             seed = read_seed(bounded=False)  # $SACREBLEU_SEED as sacreBLEU reads it
             rows = columns(self._metric, self._rows(stats))
-            result = confidence(self._metric, rows, n_bootstrap, seed)
+            score.estimate_ci(raw_bootstrap_scores(self._metric, [rows], n_bootstrap,
+                                                   seed.value)[0])
             self.n_bootstrap, self.seed = n_bootstrap, seed.label
-            score._mean, score._ci = result.mean, result.ci
         return score
 
     def _check_sentence_args(self, hypothesis: Any, references: Any) -> None:
