@@ -30,7 +30,7 @@ from evalfw.tokenizers.base import BatchTokenizer
 
 _HEX = frozenset("0123456789abcdef")
 #: a batch of at least this many new lines is encoded in sentencepiece's threads
-_THREADED = 2048
+_THREADED = 256
 
 
 def _threads() -> int:
@@ -91,8 +91,9 @@ class SentencePieceTokenizer(BatchTokenizer):
         if pinned is not None and model.sha256 != pinned:
             raise InputError(
                 f"tokenizer '{self.name}' read the model {models.shown(where)} with sha256 "
-                f"{model.sha256}, not the {pinned} asked for (by the config, or by the record "
-                "being re-run); put that model there or name it with the option model")
+                f"{model.sha256}, not the {pinned} its option sha256 asks for (a record "
+                "holds the sha256 of the model its run read); put the model with that sha256 "
+                "there, or name it with the tokenizer option model")
         self._model = model
         return model
 
@@ -115,7 +116,8 @@ class SentencePieceTokenizer(BatchTokenizer):
     # ----------------------------------------------------------------- tokenizing
 
     def pieces(self, lines: Sequence[str]) -> list[str]:
-        """Each line's pieces joined by spaces (sacreBLEU's tokenized line)."""
+        """Each line's pieces joined by spaces (sacreBLEU's tokenized line, maybe with a
+        space after it)."""
         model = self._loaded()
         known = model.pieces
         stripped = [line.rstrip() for line in lines]
@@ -124,8 +126,7 @@ class SentencePieceTokenizer(BatchTokenizer):
         if not new:
             return found  # type: ignore[return-value]
         threads = _threads() if len(new) >= _THREADED else 1
-        encoded = model.processor.encode(new, out_type=str, num_threads=threads)
-        made = dict(zip(new, map(" ".join, encoded), strict=True))
+        made = dict(zip(new, model.encode(new, threads), strict=True))
         models.remember(model, made)
         return [made[s] if f is None else f for s, f in zip(stripped, found, strict=True)]
 
