@@ -23,7 +23,6 @@ from typing import Any
 from evalfw.errors import InputError, PluginError
 from evalfw.io.text import read_bytes
 from evalfw.plugin.component import unprintable
-from evalfw.tokenizers import _spm_pieces
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,7 @@ def sentencepiece(tokenizer: str) -> Any:
     return module
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class Model:
     """A loaded SentencePiece model: its file's bytes, their sha256, the processor, and the
     texts of the lines it has encoded (line -> its pieces joined by spaces)."""
@@ -102,16 +101,6 @@ class Model:
     data: bytes
     processor: Any
     pieces: dict[str, str] = field(default_factory=dict)
-    #: the table batches are gathered from (:mod:`evalfw.tokenizers._spm_pieces`), built on
-    #: first use; False when the model's pieces cannot be gathered
-    table: _spm_pieces.PieceTable | bool | None = None
-
-    def encode(self, lines: list[str], threads: int) -> list[str]:
-        """The texts of ``lines`` (not remembered: see :func:`remember`)."""
-        if self.table is None and len(lines) >= _spm_pieces.GATHERED:
-            self.table = _spm_pieces.table_of(self.processor) or False
-        table = self.table if isinstance(self.table, _spm_pieces.PieceTable) else None
-        return _spm_pieces.texts(self.processor, table, lines, threads)
 
 
 #: models of this process by sha256, and by the identity of the file they were read from

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from evalfw.errors import ConfigError, InputError
 from evalfw.tokenizers import _spm_models as models
+from evalfw.tokenizers._spm_pieces import texts
 from evalfw.tokenizers.base import BatchTokenizer
 
 _HEX = frozenset("0123456789abcdef")
@@ -126,7 +127,7 @@ class SentencePieceTokenizer(BatchTokenizer):
         if not new:
             return found  # type: ignore[return-value]
         threads = _threads() if len(new) >= _THREADED else 1
-        made = dict(zip(new, model.encode(new, threads), strict=True))
+        made = dict(zip(new, texts(model.processor, new, threads), strict=True))
         models.remember(model, made)
         return [made[s] if f is None else f for s, f in zip(stripped, found, strict=True)]
 
