@@ -26,7 +26,6 @@ from typing import Any, ClassVar
 
 from evalfw.errors import ConfigError, InputError
 from evalfw.tokenizers import _spm_models as models
-from evalfw.tokenizers._spm_pieces import texts
 from evalfw.tokenizers.base import BatchTokenizer
 
 _HEX = frozenset("0123456789abcdef")
@@ -117,8 +116,7 @@ class SentencePieceTokenizer(BatchTokenizer):
     # ----------------------------------------------------------------- tokenizing
 
     def pieces(self, lines: Sequence[str]) -> list[str]:
-        """Each line's pieces joined by spaces (sacreBLEU's tokenized line, maybe with a
-        space after it)."""
+        """Each line's pieces joined by spaces (sacreBLEU's tokenized line)."""
         model = self._loaded()
         known = model.pieces
         stripped = [line.rstrip() for line in lines]
@@ -127,7 +125,8 @@ class SentencePieceTokenizer(BatchTokenizer):
         if not new:
             return found  # type: ignore[return-value]
         threads = _threads() if len(new) >= _THREADED else 1
-        made = dict(zip(new, texts(model.processor, new, threads), strict=True))
+        encoded = model.processor.encode(new, out_type=str, num_threads=threads)
+        made = dict(zip(new, map(" ".join, encoded), strict=True))
         models.remember(model, made)
         return [made[s] if f is None else f for s, f in zip(stripped, found, strict=True)]
 
