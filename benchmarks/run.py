@@ -61,15 +61,14 @@ def measure(*args: str, repeat: int = 1) -> Measure:
 
 
 def measure_command(argv: list[str], repeat: int = 1, cwd: Path | None = None,
-                    stdin: Path | None = None, env: dict[str, str] | None = None) -> Measure:
+                    stdin: Path | None = None) -> Measure:
     """Best (lowest CPU) of ``repeat`` fresh runs of a command line (``stdin``: a file for its
-    standard input, ``env``: variables to set); its result is the sha256 of everything it
-    printed on standard output."""
+    standard input); its result is the sha256 of everything it printed on standard output."""
     best: Measure | None = None
     for _ in range(repeat):
         with open(stdin or os.devnull, "rb") as source:
             proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                    stdin=source, cwd=cwd, env={**os.environ, **(env or {})})
+                                    stdin=source, cwd=cwd)
             out = proc.stdout.read()  # type: ignore[union-attr]
         _, status, usage = os.wait4(proc.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
@@ -114,14 +113,19 @@ def spbleu_targets(repeat: int) -> list[dict]:
     import spm_model
 
     print(f"(spBLEU model: {spm_model.describe(WMT_DIR)})", flush=True)
-    env = {"SACREBLEU": str(spm_model.home(WMT_DIR))}
+    os.environ["SACREBLEU"] = str(spm_model.home(WMT_DIR))  # for every process measured
     rows = []
     for refs in (("A",), ("A", "B")):
         theirs, ours_argv = spbleu_commands(refs)
-        base = measure_command(theirs, repeat=repeat, env=env)
-        ours = measure_command(ours_argv, repeat=repeat, env=env)
+        base = measure_command(theirs, repeat=repeat)
+        ours = measure_command(ours_argv, repeat=repeat)
         rows.append(report(f"spBLEU 13 sys en-zh {len(refs)}r", "sacrebleu -tok flores200",
                            base, "evalfw score", ours, same_digest(base, ours), need=5))
+    base = measure("spbleu-corpus", "sacrebleu", repeat=repeat)
+    for label, impl in (("evalfw engine", "engine"), ("evalfw.compat BLEU", "compat")):
+        ours = measure("spbleu-corpus", impl, repeat=repeat)
+        rows.append(report("spBLEU 13 sys en-zh API", "sacrebleu BLEU(references=)", base,
+                           label, ours, same_digest(base, ours), need=5))
     return rows
 
 
