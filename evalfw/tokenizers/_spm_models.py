@@ -81,12 +81,16 @@ def published_path(key: str) -> str:
     return os.path.join(sacrebleu_models_dir(), PUBLISHED[key].file_name)
 
 
+class NoSentencePiece(PluginError, ImportError):
+    """The ``sentencepiece`` package is not installed (an ImportError too, as sacreBLEU's)."""
+
+
 def sentencepiece(tokenizer: str) -> Any:
     """The ``sentencepiece`` module, or an error saying how to install it."""
     try:
         import sentencepiece as module
     except ImportError as exc:
-        raise PluginError(
+        raise NoSentencePiece(
             f"tokenizer '{tokenizer}' needs the sentencepiece package ({exc}); install it "
             "with: pip install 'evalfw[spm]'") from None
     return module
@@ -222,6 +226,6 @@ def remember(model: Model, encoded: dict[str, str]) -> None:
 
 __all__ = [
     "CACHED_LINES", "DEADLINE", "download", "fetch", "from_bytes", "from_file",
-    "MAX_MODEL_BYTES", "Model", "NO_DOWNLOAD", "NotAModel", "Published", "PUBLISHED",
+    "MAX_MODEL_BYTES", "Model", "NO_DOWNLOAD", "NoSentencePiece", "NotAModel", "Published", "PUBLISHED",
     "published_path", "remember", "sacrebleu_models_dir", "sentencepiece", "shown", "TIMEOUT",
 ]

@@ -217,6 +217,7 @@ def test_without_sentencepiece_one_line_says_how_to_install_it(home, monkeypatch
     monkeypatch.setitem(__import__("sys").modules, "sentencepiece", None)
     with pytest.raises(PluginError) as err:
         make("flores200")
+    assert isinstance(err.value, ImportError)  # as sacreBLEU's, for code that catches that
     assert str(err.value).endswith("install it with: pip install 'evalfw[spm]'")
     assert "\n" not in str(err.value)
 
