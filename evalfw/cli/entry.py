@@ -10,8 +10,13 @@ started ignoring (``nohup``) stays ignored. The rest lives in :mod:`evalfw.cli._
 from __future__ import annotations
 
 import os
-import signal
-from types import FrameType
+
+try:  # Ctrl-C while these load (they import enum, functools, collections) ends the same way
+    import signal
+    from types import FrameType
+except KeyboardInterrupt:
+    os.write(2, b"evalfw: interrupted\n")
+    raise SystemExit(130) from None
 
 
 def _interrupted_while_starting(signum: int, frame: FrameType | None) -> None:

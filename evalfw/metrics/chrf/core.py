@@ -10,9 +10,9 @@ score. The corpus score is the F-score of the column sums.
 Counting is done by the compiled module ``_chrf`` when it is built (and ``EVALFW_NATIVE`` is
 not ``0``), else in Python (:func:`ngram_counts`); both return the same integers. References
 scored against many hypothesis sets can be interned by the kernel once
-(:func:`kernel_references`). The F-score
-exists twice: vectorized over many rows (:func:`f_scores`) and as a scalar function
-(:func:`f_score`) that also runs on numpy float32 scalars, as sacreBLEU's resampling does.
+(:func:`kernel_references`). The F-score is :func:`f_score`, which also runs on numpy float32
+scalars, as sacreBLEU's resampling does; the kernel has it in C for many rows at once
+(:func:`f_scores`).
 """
 
 from __future__ import annotations
@@ -194,34 +194,19 @@ def f_score(stats: Sequence[Any], config: ChrfConfig) -> Any:
 
 
 def f_scores(stats: np.ndarray, config: ChrfConfig) -> np.ndarray:
-    """:func:`f_score` of every row of ``stats`` (..., width) int64 as float64: the same
-    IEEE operations in the same order, vectorized over rows."""
+    """:func:`f_score` of every row of ``stats`` (..., width) int64, as float64: by the
+    compiled kernel's F-score when it is built (the same IEEE operations in the same order),
+    else by :func:`f_score` row by row."""
     import numpy as np
-    stats = np.asarray(stats, dtype=np.int64)
-    shape = stats.shape[:-1]
-    factor = config.beta ** 2
-    total = np.zeros(shape)
-    avg_prec, avg_rec = np.zeros(shape), np.zeros(shape)
-    effective = np.zeros(shape, dtype=np.int64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for o in range(config.orders):
-            n_hyp, n_ref, n_match = (stats[..., 3 * o + j] for j in range(3))
-            has_hyp, has_ref = n_hyp > 0, n_ref > 0
-            prec = np.where(has_hyp, n_match / n_hyp, EPS)
-            rec = np.where(has_ref, n_match / n_ref, EPS)
-            denom = factor * prec + rec
-            total += np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
-            both = has_hyp & has_ref
-            avg_prec = np.where(both, avg_prec + prec, avg_prec)
-            avg_rec = np.where(both, avg_rec + rec, avg_rec)
-            effective += both
-        if config.eps_smoothing:
-            return 100 * total / config.orders
-        avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
-        avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
-        score = (1 + factor) * avg_prec * avg_rec
-        score = score / ((factor * avg_prec) + avg_rec)
-        return np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
+
+    rows = np.ascontiguousarray(stats, dtype=np.int64)
+    shape = rows.shape[:-1]
+    native = kernel()
+    if native is None:
+        flat = [f_score(row, config) for row in rows.reshape(-1, config.width).tolist()]
+        return np.array(flat, dtype=np.float64).reshape(shape)
+    raw = native.f_scores(rows, config.orders, float(config.beta ** 2), config.eps_smoothing)
+    return np.frombuffer(raw, dtype=np.float64).reshape(shape)
 
 
 def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.ndarray:
