@@ -49,7 +49,11 @@ class BLEUScore(SacreScore):
 
     def __init__(self, score: float, counts: list[Any], totals: list[Any],
                  precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
-        super().__init__("BLEU", score)
+        # SacreScore's fields set here: one object per call in sentence-score loops
+        self.name = "BLEU"
+        self.score = score
+        self._mean: Any = -1.0
+        self._ci: Any = -1.0
         self.bp = bp
         self.counts = counts
         self.totals = totals
@@ -113,7 +117,7 @@ class BLEU(SacreMetric):
                                   lowercase=lowercase, effective_order=effective_order)
         self._metric = Bleu(self._spec)
         self.tokenizer_signature = self._spec.tokenizer.sacrebleu_signature()
-        self._sentences: SentenceScorer | None = None
+        self._sentences = SentenceScorer(self._spec)
         if references is not None:
             self._ref_cache = self._index(references)
 
@@ -147,8 +151,6 @@ class BLEU(SacreMetric):
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         self._check_sentence_args(hypothesis, references)
-        if self._sentences is None:
-            self._sentences = SentenceScorer(self._spec)
         found = self._sentences.fields(hypothesis, references)
         if found is None:  # the general path computes the same numbers
             return super().sentence_score(hypothesis, references)

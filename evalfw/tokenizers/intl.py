@@ -12,8 +12,8 @@ There is no padding, so a number followed by a final full stop stays one token.
 :func:`exact` applies them with ``regex``, as sacreBLEU does. The optional compiled module
 ``_intl_rules`` (built by ``pip install``, switched off by ``EVALFW_NATIVE=0`` as every
 compiled kernel) applies the same three rules literally to each line in C, from the
-code-point runs of the three categories read out of ``regex`` (:func:`runs`); the tests
-compare the two with sacreBLEU.
+categories ``regex`` gives the text's characters (:func:`runs`); the tests compare the two
+with sacreBLEU.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ RULES = (
     (r"(\p{P})(\P{N})", r" \1 \2"),  # B
     (r"(\p{S})", r" \1 "),  # C
 )
-_LAST = 0x10FFFF
 
 #: the rules in C (built by ``pip install``)
 COMPILED = CompiledKernel("evalfw.tokenizers._intl_rules", "regex")
@@ -57,15 +56,16 @@ def compiled() -> ModuleType | None:
     return COMPILED.module()
 
 
-@functools.cache
-def runs() -> tuple[str, str, str, str, str, str]:
-    """The first and last characters of the maximal runs of P, S and N over every code point,
-    as ``regex`` matches them, in the layout ``_intl_rules`` reads."""
-    everything = "".join(map(chr, range(_LAST + 1)))
-    out = []
+def runs(text: str) -> tuple[str, str, str, str, str, str]:
+    """The characters of ``text`` in P, S and N as ``regex`` matches them, in the layout
+    ``_intl_rules`` reads (the first and the last character of each run, ascending): each
+    character a run of its own. The rules look up only the characters of the text they
+    rewrite, so these classes decide exactly as the full ones."""
+    present = "".join(sorted(set(text)))
+    out: list[str] = []
     for category in CATEGORIES:
-        spans = [m.span() for m in regex.finditer(rf"\p{{{category}}}+", everything)]
-        out += ["".join(chr(a) for a, _ in spans), "".join(chr(b - 1) for _, b in spans)]
+        members = "".join(regex.findall(rf"\p{{{category}}}", present))
+        out += [members, members]
     return tuple(out)  # type: ignore[return-value]
 
 
@@ -87,20 +87,19 @@ class TokenizerIntl(JoinedTokenizer):
         native = compiled()
         if native is None:
             return super().line_joiner()
-        classes = runs()
         # one line, whatever it holds ("\n" too): the joined text of tokenize_joined([line])
-        return lambda line: "\n" + native.rules(line, classes, True) + "\n"
+        return lambda line: "\n" + native.rules(line, runs(line), True) + "\n"
 
     def _rewrite(self, text: str) -> tuple[str, list[int]]:
         native = compiled()
         if native is not None:
-            return native.rules(text, runs(), False), []
+            return native.rules(text, runs(text), False), []
         return text, list(range(text.count("\n") - 1))  # every line by the exact path
 
     def _exact(self, line: str) -> list[str]:
         native = compiled()
         if native is not None:
-            return native.rules(line, runs(), True).split()
+            return native.rules(line, runs(line), True).split()
         return exact(line.rstrip()).split()
 
 
