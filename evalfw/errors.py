@@ -3,7 +3,7 @@
 Every user-facing failure is an :class:`EvalfwError`. The CLI turns one into a single
 ``evalfw: error: ...`` line on stderr and exit status 2 (``exit_code``); anything else is a bug
 and keeps its traceback. Messages say what went wrong, where, and what to do about it.
-:class:`PowerWarning` is the one warning category of its own: a run that cannot conclude
+:class:`ResolutionWarning` is the one warning category of its own: a run that cannot conclude
 anything keeps running, but says so.
 """
 
@@ -56,9 +56,9 @@ class RegressionDetected(EvalfwError):
     exit_code = 1
 
 
-class PowerWarning(UserWarning):
+class ResolutionWarning(UserWarning):
     """A significance test cannot reach alpha with the resamples or trials asked for (see
-    :mod:`evalfw.analysis.power`): a warning, the run goes on and says so in its record."""
+    :mod:`evalfw.analysis.resolution`): a warning, the run goes on and says so in its record."""
 
 
 def suggest(name: str, choices: Iterable[str]) -> str:
@@ -73,6 +73,6 @@ def suggest(name: str, choices: Iterable[str]) -> str:
 
 __all__ = [
     "ComponentConflictError", "ConfigError", "EvalfwError", "InputError", "PluginError",
-    "PowerWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
+    "ResolutionWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
     "VerificationFailed",
 ]

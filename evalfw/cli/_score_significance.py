@@ -168,9 +168,9 @@ def _confidence(args: argparse.Namespace, metrics: list[Metric],
 def warn_power(method: str, n: int, option: str) -> None:
     """On stderr only (the text output stays sacreBLEU's): a warning when ``n`` resamples or
     trials cannot give a p-value sacreBLEU would star, with the ``option`` that would."""
-    from evalfw.analysis.power import describe, power_limit
+    from evalfw.analysis.resolution import describe, p_value_resolution
 
-    limit = power_limit(method, n, 1, "none", st.STAR_ALPHA)
+    limit = p_value_resolution(method, n, 1, "none", st.STAR_ALPHA)
     if not limit.reachable:
         sys.stderr.write("evalfw: warning: significance is out of reach: "
                          f"{describe(limit, setting=option)}\n")

@@ -118,8 +118,8 @@ def execute(args: argparse.Namespace) -> int:
                           method=args.method, samples=args.samples, seed=args.seed,
                           correction=args.correction, family=args.family)
     data = result.to_json()
-    if result.power_warning:
-        sys.stderr.write(f"evalfw: warning: {result.power_warning}\n")
+    if result.resolution_warning:
+        sys.stderr.write(f"evalfw: warning: {result.resolution_warning}\n")
     if args.format == "json":
         write_json(data)
     else:

@@ -190,7 +190,7 @@ class Significance:
         not_mark = r"$\cdot$" if latex else NOT
         seed = self.section.get("seed")
         esc = latex_escape if latex else str
-        warning = self.section.get("power_warning")
+        warning = self.section.get("resolution_warning")
         return [
             f"{pm}: half-width of the {self.level_text} bootstrap confidence interval "
             f"({s.get('samples')} resamples, seed {seed}, {s.get('mode')} mode).".replace(

@@ -15,7 +15,7 @@ x metric (``family: table``; or ``test_set``, or ``run``: every compared cell). 
 ``none``) with B worse than A in the metric's direction (a lower BLEU, a higher TER);
 :func:`check` raises :class:`~evalfw.errors.RegressionDetected` (exit status 1) when there is
 one. When the samples cannot reach alpha in the largest family, the result's
-``power_warning`` says so (:mod:`evalfw.analysis.power`).
+``resolution_warning`` says so (:mod:`evalfw.analysis.resolution`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.analysis import significance as sig
-from evalfw.analysis.power import power_limit
+from evalfw.analysis.resolution import p_value_resolution
 from evalfw.analysis.results import METHODS, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
 from evalfw.runner._families import family_key, warning
@@ -55,9 +55,9 @@ class Comparison:
         return [r for r in self.rows if r["verdict"] == "regression"]
 
     @property
-    def power_warning(self) -> str | None:
+    def resolution_warning(self) -> str | None:
         """Why no difference can be significant with these samples (None when one can)."""
-        power = self.settings.get("power")
+        power = self.settings.get("resolution")
         return warning([power], dict.fromkeys(METHODS, "--samples {}")) if power else None
 
     def to_json(self) -> dict[str, Any]:
@@ -65,9 +65,9 @@ class Comparison:
             return {"experiment": run.record["experiment"], "version": run.record["version"],
                     "path": str(run.path)}
 
-        warning = self.power_warning
+        warning = self.resolution_warning
         return {"run_a": who(self.run_a), "run_b": who(self.run_b), **self.settings,
-                **({"power_warning": warning} if warning else {}),
+                **({"resolution_warning": warning} if warning else {}),
                 "comparisons": self.rows, "unmatched_systems": self.unmatched,
                 "regressions": len(self.regressions),
                 "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
@@ -204,8 +204,8 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                             "score_scale": scale, "higher_is_better": higher_is_better,
                             "verdict": verdict})
     largest = max(len(members) for members in groups.values())
-    result.settings["power"] = {"kind": "comparisons", "family": family,
-                                **power_limit(method, n, largest, correction, alpha).to_json()}
+    result.settings["resolution"] = {"kind": "comparisons", "family": family,
+                                **p_value_resolution(method, n, largest, correction, alpha).to_json()}
     return result
 
 

@@ -162,7 +162,7 @@ def say(progress: Any, text: str) -> None:
 
 def warn(progress: Any, text: str) -> None:
     """``text`` as a warning of the run: the ``warning`` line of ``progress`` when it has one
-    (the command line's bar or log), else a :class:`~evalfw.errors.PowerWarning` through
+    (the command line's bar or log), else a :class:`~evalfw.errors.ResolutionWarning` through
     Python's :mod:`warnings` (a notebook shows it under the cell)."""
     hook = getattr(progress, "warning", None)
     if hook is not None:
@@ -170,9 +170,9 @@ def warn(progress: Any, text: str) -> None:
         return
     import warnings
 
-    from evalfw.errors import PowerWarning
+    from evalfw.errors import ResolutionWarning
 
-    warnings.warn(text, PowerWarning, stacklevel=3)
+    warnings.warn(text, ResolutionWarning, stacklevel=3)
 
 
 class StagePart:

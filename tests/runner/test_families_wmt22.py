@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from evalfw.analysis.power import power_limit
+from evalfw.analysis.resolution import p_value_resolution
 from evalfw.analysis.results import holm
 from evalfw.cli.main import main
 from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
@@ -88,9 +88,9 @@ def test_at_least_half_of_the_raw_significant_comparisons_stay_significant(sweep
     raw, kept = counts(section["tables"], "bootstrap",
                        lambda comps: holm([c["p_value"] for c in comps]))
     assert raw >= 50 and kept == 0
-    assert not power_limit("bootstrap", 1000, 160, "holm", 0.05).reachable
-    assert all(p["reachable"] for p in section["power"])
-    assert "warning" not in log and "power_warning" not in section
+    assert not p_value_resolution("bootstrap", 1000, 160, "holm", 0.05).reachable
+    assert all(p["reachable"] for p in section["resolution"])
+    assert "warning" not in log and "resolution_warning" not in section
 
 
 def test_en_ja_ter_online_b_is_marked_worse(sweep):
