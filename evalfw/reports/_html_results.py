@@ -53,7 +53,7 @@ def _cell(grid: Grid, sig: Significance, system: str, col: Column) -> tuple[str,
         if cell.p_value is not None:
             attrs["data-p"] = repr(cell.p_value)
             attrs["title"] = p_text(cell.p_value, cell.p_adjusted, sig.adjusted_name)
-        if any(cell.markers):  # one per configured test, as the legend says
+        if cell.marker:  # the marking test's, as the legend says
             mark = sig.marker_text(cell)
             body += f' <span class="mark">{escape(mark)}</span>'
             width += text_width(" " + mark, FONT, bold=True)

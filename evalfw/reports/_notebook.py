@@ -42,8 +42,8 @@ def _score(grid: Grid, system: str, col: Column) -> str:
         return text
     if cell.ci is not None:
         text += f' <span style="{_MUTED}">±{cell.ci:.{places}f}</span>'
-    # the markers' room is kept when there are none, so right-aligned numbers line up
-    room = 2 * len(sig.methods) - 1
+    # the marker's room is kept when there is none, so right-aligned numbers line up
+    room = 1
     mark = escape(sig.marker_text(cell)) if any(cell.markers) else ""
     return (text + f' <span style="display:inline-block;min-width:{room * 0.62:.2f}em;'
             f'text-align:left;font-weight:700">{mark}</span>')
