@@ -3,8 +3,9 @@
 Every user-facing failure is an :class:`EvalfwError`. The CLI turns one into a single
 ``evalfw: error: ...`` line on stderr and exit status 2 (``exit_code``); anything else is a bug
 and keeps its traceback. Messages say what went wrong, where, and what to do about it.
-:class:`ResolutionWarning` is the one warning category of its own: a run that cannot conclude
-anything keeps running, but says so.
+:class:`ResolutionWarning` and :class:`AntiConservativeWarning` are warning categories of
+their own: a run that cannot conclude anything, or uses a test that concludes too often,
+keeps running, but says so.
 """
 
 from __future__ import annotations
@@ -61,6 +62,11 @@ class ResolutionWarning(UserWarning):
     :mod:`evalfw.analysis.resolution`): a warning, the run goes on and says so in its record."""
 
 
+class AntiConservativeWarning(UserWarning):
+    """A test known to find differences too often was asked for (sacreBLEU's paired
+    bootstrap, in mode sacrebleu): a warning, the run goes on and says so in its record."""
+
+
 def suggest(name: str, choices: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest choices, or ``""``."""
     import difflib  # only when a name is unknown: every command imports this module
@@ -72,7 +78,8 @@ def suggest(name: str, choices: Iterable[str]) -> str:
 
 
 __all__ = [
-    "ComponentConflictError", "ConfigError", "EvalfwError", "InputError", "PluginError",
+    "AntiConservativeWarning", "ComponentConflictError", "ConfigError", "EvalfwError",
+    "InputError", "PluginError",
     "ResolutionWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
     "VerificationFailed",
 ]

@@ -55,8 +55,8 @@ if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
     from evalfw.runner._evaluate import Evaluation, Progress
 
-__all__ = ["analyse", "Analysing", "Analysis", "analyse_table", "Plan", "planned_warning",
-           "prepare", "Settings", "with_files"]
+__all__ = ["analyse", "Analysing", "Analysis", "analyse_table", "mode_warning", "Plan",
+           "planned_warning", "prepare", "Settings", "with_files"]
 
 
 def _where(cfg: ExperimentConfig, key: str) -> str:
@@ -259,8 +259,9 @@ class Analysing:
         text = _families.warning(limits)
         if text and s.mode != "sacrebleu":  # sacreBLEU mode: the warning goes to stderr only
             section["resolution_warning"] = text
-        if s.mode == "sacrebleu" and "bootstrap" in s.methods:
-            section["sacrebleu_warning"] = SACREBLEU_BOOTSTRAP
+        costly = mode_warning(plan)
+        if costly:
+            section["sacrebleu_warning"] = costly
         return Analysis(section, files)
 
     def __enter__(self) -> Analysing:
@@ -287,6 +288,13 @@ def planned_warning(plan: Plan, cfg: ExperimentConfig) -> str | None:
     """Before scoring: the warning when the comparisons (or all pairs) the config asks for
     cannot reach alpha with its resamples and trials (None when they can)."""
     return _families.warning(_families.planned_limits(cfg, plan.settings, plan.metrics))
+
+
+def mode_warning(plan: Plan) -> str | None:
+    """The run's one line about its test when the test is known to find differences too
+    often (sacreBLEU's paired bootstrap in mode sacrebleu), else None."""
+    s = plan.settings
+    return SACREBLEU_BOOTSTRAP if s.mode == "sacrebleu" and "bootstrap" in s.methods else None
 
 
 def with_files(render: Callable[[Mapping[str, Any]], Mapping[str, str]],

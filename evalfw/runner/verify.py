@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.errors import EvalfwError, InputError, ResolutionWarning, RecordError
+from evalfw.errors import (AntiConservativeWarning, EvalfwError, InputError, RecordError,
+                           ResolutionWarning)
 from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
@@ -299,6 +300,7 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
             # already if its resamples could not reach alpha (the record says so)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ResolutionWarning)
+                warnings.simplefilter("ignore", AntiConservativeWarning)
                 outcome = run_experiment(cfg, host=host, store=False, cache=False,
                                          executor=Serial())
     except RecordError:

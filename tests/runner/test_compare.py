@@ -66,7 +66,7 @@ def test_same_outputs_no_regression(tmp_path, capsys):
     b = setup(tmp_path / "b")
     assert main(["compare", a, b]) == 0
     out = capsys.readouterr().out
-    assert "0 regression(s), 0 improvement(s)" in out and "no significant change" in out
+    assert "0 regression(s), 0 improvement(s)" in out and "inconclusive" in out
     assert main(["compare", a, b, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {(r["system"], r["metric"]) for r in data["comparisons"]} == \
@@ -131,7 +131,8 @@ def test_holm_and_alpha(tmp_path, capsys):
     assert main(["compare", a, b, "--alpha", "0.0001", "-n", "200"]) == 0  # p >= 1/201
     err = capsys.readouterr().err  # and it says so before anyone wonders
     assert "evalfw: warning: significance is out of reach: with 200 paired bootstrap " \
-        "resamples" in err and "(--samples 19999)" in err
+        "resamples" in err and "19999 resamples would reach alpha, 400000 resamples (20 x " \
+        "family size / alpha) are recommended (--samples 400000)" in err
     assert main(["compare", a, b, "--correction", "holm", "-f", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert all(r["p_adjusted"] is not None for r in data["comparisons"])
