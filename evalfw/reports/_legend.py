@@ -47,28 +47,31 @@ def units_words(sig: Significance, method: str = "bootstrap") -> str:
     return "; ".join(documents) + (f"; segments in {', '.join(rest)}" if rest else "")
 
 
-def _unmarked_mdd(sig: Significance) -> list[str]:
-    """Per metric, the range of minimum detectable differences of the inconclusive
-    comparisons of the marking test (``0.92-1.31 (sacrebleu)``)."""
+def _mdd_ranges(sig: Significance) -> list[str]:
+    """Per metric, the range of minimum detectable differences of the marking test's
+    comparisons (``0.92–1.31 (sacrebleu)``)."""
     out = []
     for metric in dict.fromkeys(m for _, m in sig.tables):
         values = [v for (_, m), t in sig.tables.items() if m == metric
                   for c in t["comparisons"] if c["method"] == sig.method
-                  and not significant(c, sig.alpha) and not c.get("zero_variance")
-                  for v in [sig.mdd(c)] if v is not None]
+                  and not c.get("zero_variance") for v in [sig.mdd(c)] if v is not None]
         if values:
             places = sig.places(metric)
-            low, high = min(values), max(values)
-            span = f"{low:.{places}f}" if f"{low:.{places}f}" == f"{high:.{places}f}" else \
-                f"{low:.{places}f}–{high:.{places}f}"
-            out.append(f"{span} ({metric})")
+            low, high = f"{min(values):.{places}f}", f"{max(values):.{places}f}"
+            out.append(f"{low if low == high else f'{low}–{high}'} ({metric})")
     return out
 
 
-def _at_floor(sig: Significance) -> bool:
-    """Whether any shown p-value is at its floor (no resample as extreme)."""
-    return any(c.get("n") and c["p_value"] <= 1 / (c["n"] + 1)
-               for t in sig.tables.values() for c in t["comparisons"])
+def _floor(sig: Significance) -> str | None:
+    """``1/201 = 0.005 with 200 resamples`` when some shown p-value is at its floor (no
+    resample as extreme), else None."""
+    for t in sig.tables.values():
+        for c in t["comparisons"]:
+            n = c.get("n")
+            if n and c["p_value"] <= 1 / (n + 1):
+                unit = "resamples" if c["method"] == "bootstrap" else "trials"
+                return f"1/{n + 1} = {1 / (n + 1):.4g} with {n} {unit}"
+    return None
 
 
 def _resolution(sig: Significance) -> str | None:
@@ -137,17 +140,17 @@ def legend(sig: Significance, latex: bool = False) -> list[str]:
         f"no mark: inconclusive at {alpha} = {sig.alpha:g}, the test could not tell the "
         "systems apart, which does not show that they are equal.",
     ]
-    detectable = _unmarked_mdd(sig)
+    detectable = _mdd_ranges(sig)
     at = f"{alpha}/m" if sig.adjusted_name else alpha
     if detectable:
         lines.append(
-            f"Minimum detectable difference: the true difference a test would detect with 80 {pct} "
-            f"power (two-sided, at {at}); the inconclusive comparisons here could detect "
-            f"differences of {ge} {esc(', '.join(detectable))}, none smaller.")
+            f"Minimum detectable difference (MDD): the true difference a test would detect "
+            f"with 80 {pct} power (two-sided, at {at}); here {esc(', '.join(detectable))}. An "
+            f"inconclusive comparison could detect {ge} its MDD, and says so.")
+    delta, minus = (r"$\Delta$", "-") if latex else ("Δ", "−")
     lines.append(
-        f"Δ: each system's paired difference from the baseline (system − baseline), with its "
-        f"{level} bootstrap interval, unadjusted for multiple comparisons.".replace(
-            "Δ", r"$\Delta$" if latex else "Δ").replace("−", "-" if latex else "−"))
+        f"{delta} (delta): each system's paired difference from the baseline (system {minus} "
+        f"baseline), with its {level} bootstrap interval, unadjusted for multiple comparisons.")
     if sig.secondary is not None:
         lines.append(f"Primary test: {esc(METHOD_WORDS[sig.method])} (it carries the marks); "
                      f"{esc(sig.test_words(sig.secondary))} is reported beside it as a "
@@ -158,10 +161,12 @@ def legend(sig: Significance, latex: bool = False) -> list[str]:
         lines.append(f"Approximate randomization swaps {esc(swaps)} between the two systems"
                      + (" (valid under its null hypothesis whatever the documents)."
                         if swaps == "segments" else "."))
-    if _at_floor(sig):
-        lines.append("p < value: no resample or trial was as extreme as the observed "
-                     "difference, so the p-value is only known to be below 1/(n + 1), the "
-                     "test's resolution.".replace("<", r"$<$" if latex else "<"))
+    floor = _floor(sig)
+    if floor:
+        less = r"$<$" if latex else "<"
+        lines.append(f"{less} before a p-value: no resample or trial was as extreme as the "
+                     f"observed difference, so the p-value is only known to be below 1/(n + 1) "
+                     f"({esc(floor)}), the test's resolution.")
     note = _resolution(sig)
     if note:
         lines.append(esc(note))

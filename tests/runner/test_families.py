@@ -190,4 +190,35 @@ def test_sacrebleu_mode_warns_on_stderr_only(tmp_path):
         "comparison can be significant; 19 resamples" in log.getvalue()
     assert "resolution_warning" not in record["significance"]
     assert not record["significance"]["resolution"][0]["reachable"]
-    assert "Warning:" not in TableReporter().render(record)
+    assert "Warning: significance is out of reach" not in TableReporter().render(record)
+
+
+def test_sacrebleu_mode_says_what_its_paired_bootstrap_costs(tmp_path):
+    """stderr (once), the record and every legend: sacreBLEU's paired bootstrap is
+    anti-conservative and evalfw's default mode is calibrated."""
+    from evalfw.analysis.sacrebleu_mode import SACREBLEU_BOOTSTRAP
+    from evalfw.errors import AntiConservativeWarning
+
+    log = io.StringIO()
+    extra = "  mode: sacrebleu\n  metrics: [bleu]\n"
+    text = CONFIG.replace("  all_pairs: true\n", "")
+    cfg = write_config(tmp_path / "s.yaml", text.format(
+        root=REPO / "configs" / "sample", out=tmp_path / "runs", samples=400, extra=extra))
+    record = run(str(cfg), progress=LogProgress(log)).record
+    assert log.getvalue().count(f"evalfw: warning: {SACREBLEU_BOOTSTRAP}") == 1
+    assert record["significance"]["sacrebleu_warning"] == SACREBLEU_BOOTSTRAP
+    validate_record(record)
+    for out in (TableReporter().render(record), MarkdownReporter().render(record),
+                html(record)):
+        assert "anti-conservative" in out and "default mode is calibrated" in out
+    assert "anti-conservative" in LatexReporter().render(record)
+    with pytest.warns(AntiConservativeWarning, match="anti-conservative"):
+        run(str(cfg))
+    ar = write_config(tmp_path / "ar.yaml", text.format(
+        root=REPO / "configs" / "sample", out=tmp_path / "runs", samples=400,
+        extra=extra.replace("metrics", "method: ar\n  metrics").replace(
+            "  method: both\n", "")).replace("  method: both\n", ""))
+    log = io.StringIO()
+    record = run(str(ar), progress=LogProgress(log)).record
+    assert "anti-conservative" not in log.getvalue()
+    assert "sacrebleu_warning" not in record["significance"]
