@@ -93,8 +93,8 @@ class Significance:
         buckets = table.get("buckets") or {}
         bucketer = str((buckets.get("bucketer") or {}).get("name", ""))
         quantity = buckets.get("quantity") or _QUANTITIES.get(bucketer, "length")
-        if buckets.get("column"):
-            return f"{quantity} ({buckets['column']})"
+        if buckets.get("column"):  # label buckets: what the labels are
+            return str(buckets["column"])
         unit = buckets.get("unit") or self.length_units.get(table.get("metric", ""))
         return f"{quantity} ({unit})" if unit else str(quantity)
 

@@ -28,7 +28,8 @@ def p_text(p: float, adjusted: float | None, correction: str | None = "Holm") ->
 
 def _title(sig: Significance, c: Mapping[str, Any]) -> str:
     """The test's name in its table: marked as primary or secondary when there are two."""
-    test = METHOD_WORDS.get(c["method"], c["method"]).replace("paired ", "")
+    # short: the settings line above the tables names the tests in full
+    test = {"bootstrap": "bootstrap", "ar": "AR"}.get(c["method"], c["method"])
     if sig.secondary is None:
         return test
     return f"{test} ({'primary' if c['method'] == sig.method else 'secondary'})"
@@ -68,7 +69,8 @@ def settings_note(sig: Significance) -> str:
               f"correction {escape(sig.correction)}", f"family {escape(sig.family)}",
               f"resampling {escape(units_words(sig))}"]
     if sig.secondary is not None:
-        items.append(f"primary test {escape(sig.method)}")
+        names = {"bootstrap": "paired bootstrap", "ar": "approximate randomization (AR)"}
+        items.append(f"primary test {names[sig.method]}, secondary {names[sig.secondary]}")
     note = f"<p class=\"note\">{' · '.join(items)}. p-values are two-sided in default mode.</p>"
     if sig.section.get("sacrebleu_warning"):
         note += f"<p class=\"note worse\">{escape(sig.section['sacrebleu_warning'])}.</p>"
@@ -77,6 +79,8 @@ def settings_note(sig: Significance) -> str:
 
 def _comparison_rows(sig: Significance, comps: Sequence[Mapping[str, Any]], metric: str,
                      with_baseline: bool) -> list[str]:
+    """Rows of paired tests; all pairs (``with_baseline``) leave the MDD to the result's
+    words, so the table keeps to a laptop's width."""
     out = []
     places = sig.places(metric)
     for c in comps:
@@ -86,12 +90,13 @@ def _comparison_rows(sig: Significance, comps: Sequence[Mapping[str, Any]], metr
         cells = [f"<td>{escape(c['baseline'])}</td>"] if with_baseline else []
         cells.append(f"<td>{escape(_title(sig, c))}</td>")
         mdd = sig.mdd(c)
-        cells += [f"<td class=\"num\">{x}</td>" for x in (
-            f"{c['delta']:+.{places}f}",
-            (f"[{c['delta_lower']:+.{places}f}, {c['delta_upper']:+.{places}f}]"
-             if c.get("delta_lower") is not None else "–"),
-            escape(sig.p_text(c, "p_value")), escape(sig.p_text(c, "p_adjusted")),
-            "–" if mdd is None else f"{mdd:.{places}f}")]
+        numbers = [f"{c['delta']:+.{places}f}",
+                   (f"[{c['delta_lower']:+.{places}f}, {c['delta_upper']:+.{places}f}]"
+                    if c.get("delta_lower") is not None else "–"),
+                   escape(sig.p_text(c, "p_value")), escape(sig.p_text(c, "p_adjusted"))]
+        if not with_baseline:
+            numbers.append("–" if mdd is None else f"{mdd:.{places}f}")
+        cells += [f"<td class=\"num\">{x}</td>" for x in numbers]
         cells.append(f"<td>{escape(sig.verdict(c, metric, c['method'] == sig.method))}</td>")
         out.append(f"<tr{klass} data-system=\"{escape(c['system'])}\" "
                    f"data-p=\"{c['p_value']!r}\">" + system_cell(c["system"]) + "".join(cells)
@@ -99,10 +104,11 @@ def _comparison_rows(sig: Significance, comps: Sequence[Mapping[str, Any]], metr
     return out
 
 
-def _heads(sig: Significance) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+def _heads(sig: Significance, mdd: bool = True) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     adjusted = f"p ({sig.adjusted_name})" if sig.adjusted_name else "p (adjusted)"
-    return (("System", "Test", "Δ score", f"Δ {sig.level_text} interval (unadjusted)", "p",
-             adjusted, "MDD", "result"), (False, False, True, True, True, True, True, False))
+    head = ("System", "Test", "Δ score", f"Δ {sig.level_text} interval (unadjusted)", "p",
+            adjusted, *(("MDD",) if mdd else ()), "result")
+    return head, (False, False, *(True,) * (len(head) - 3), False)
 
 
 def comparisons_table(sig: Significance, table: Mapping[str, Any]) -> str:
@@ -120,7 +126,7 @@ def pairs_table(sig: Significance, table: Mapping[str, Any]) -> str:
     """Every pair of systems (when run), folded."""
     if not table.get("pairs"):
         return ""
-    head, numeric = _heads(sig)
+    head, numeric = _heads(sig, mdd=False)
     return ("<details><summary>All pairs</summary>" + wide(
         "<table class=\"tests\">" + _head(("System", "against", *head[1:]),
                                           (False, *numeric)) + "<tbody>"

@@ -103,8 +103,9 @@ def test_terminal_and_markdown_list_both_p_values(both):
 def test_html_marks_by_the_primary_test(both):
     page = html(both)
     assert '<span class="mark">†</span>' in page or '<span class="mark">‡</span>' in page
-    assert "†/" not in page and "bootstrap resampling (primary)" in page
-    assert "approximate randomization (secondary)" in page
+    assert "†/" not in page and "bootstrap (primary)" in page
+    assert "AR (secondary)" in page
+    assert "primary test paired bootstrap, secondary approximate randomization (AR)" in page
 
 
 def test_latex_marks_by_the_primary_test(both):
