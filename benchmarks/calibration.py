@@ -96,7 +96,10 @@ class Rate:
         self.replicate()
         p = self.hits / self.trials if self.trials else float("nan")
         k = len(self.shares)
-        se = float(np.std(self.shares, ddof=1) / math.sqrt(k)) if k > 1 else float("nan")
+        if k < 2 or k == self.trials:  # one trial a replicate: the binomial error
+            se = math.sqrt(p * (1 - p) / self.trials) if self.trials else float("nan")
+        else:
+            se = float(np.std(self.shares, ddof=1) / math.sqrt(k))
         return f"{p:6.3f} ±{se:.3f}  ({self.hits}/{self.trials})"
 
 

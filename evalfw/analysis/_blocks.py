@@ -210,7 +210,6 @@ def ar_block_counts(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns
                     observed: Sequence[float], mask: np.ndarray,
                     deltas: Product | None = None) -> list[int]:
     """Exceedances of each pair in one block of masks (``deltas``: :func:`ar_deltas`)."""
-    segments = mask.shape[1]
     deltas = deltas or ar_deltas(pairs)
     moved = rs.split(deltas.times(mask.astype(np.float64)), len(pairs))
     counts = []

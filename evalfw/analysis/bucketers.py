@@ -107,7 +107,8 @@ def _merged(values: np.ndarray, edges: list[int], minimum: int) -> list[int]:
     return edges
 
 
-def data_edges(values: np.ndarray, buckets: int = TARGET_BUCKETS, minimum: int = 1) -> list[int]:
+def data_edges(values: np.ndarray, buckets: int = TARGET_BUCKETS,
+               minimum: int = 1) -> list[int]:
     """Edges for lengths ``values`` (negative: no length): round numbers near the quantiles,
     then the largest bucket split at its median while it holds more than half of the
     segments and has more than one length in it, then buckets below ``minimum`` segments

@@ -24,7 +24,7 @@ Examples::
     paired_test(stats, "base", metric, method="ar", mode="sacrebleu")  # list[ComparisonResult]
     confidence_interval(stats["new"], metric, n=1000, mode="sacrebleu").to_json()
     apply_correction(comparisons_of_one_family, "holm")     # multiple-comparison correction
-    p_value_resolution("bootstrap", 1000, 12, "holm", 0.05)        # can 1000 resamples reach alpha?
+    p_value_resolution("bootstrap", 1000, 12, "holm", 0.05)  # can 1000 resamples reach alpha?
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from evalfw.analysis import resampling as rs
 from evalfw.analysis import sacrebleu_mode as sm
 from evalfw.analysis.ranking import RankInterval, rank_intervals
 from evalfw.analysis.results import METHODS, MODES, ComparisonResult, ConfidenceResult
-from evalfw.analysis.units import Units, bootstrap_units
+from evalfw.analysis.units import Units, bootstrap_units, widening
 from evalfw.errors import ConfigError, InputError, suggest
 
 if TYPE_CHECKING:
@@ -187,6 +187,9 @@ def bootstrap_analysis(stats_by_system: Mapping[str, Stats], baseline: str | Non
     matrix = dm.bootstrap_matrix(metric, named, n, np.random.default_rng(value), progress,
                                  executor, _draw(units))
     observed = dm.corpus_scores(metric, named)
+    if units is not None:  # few documents: the small-sample widening (analysis.units)
+        centre = np.asarray(observed, dtype=np.float64)[None, :]
+        matrix = centre + widening(units.count, level) * (matrix - centre)
     intervals = dm.confidence(named, matrix, observed, level, value)
     names = [name for name, _ in named]
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from evalfw.reports._cells import METHOD_WORDS, Significance, significant
+from evalfw.reports._cells import Significance, significant
 from evalfw.reports._legend import units_words
 
 

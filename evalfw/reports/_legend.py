@@ -15,8 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from evalfw.reports._cells import (BASELINE, BETTER, LATEX_MARKS, METHOD_WORDS, WORSE,
-                                   Significance, latex_escape, significant)
+from evalfw.reports._cells import (
+    BASELINE,
+    BETTER,
+    LATEX_MARKS,
+    METHOD_WORDS,
+    WORSE,
+    Significance,
+    latex_escape,
+)
 
 __all__ = ["legend", "units_words"]
 
@@ -35,8 +42,10 @@ def units_words(sig: Significance, method: str = "bootstrap") -> str:
             continue
         strata = r.get("strata")
         within = f", within {strata['count']} strata by {strata['column']}" if strata else ""
+        wider = f", spread ×{r['widening']:.2f} for their number" \
+            if method == "bootstrap" and r.get("widening") else ""
         by_set.setdefault(test_set, f"whole documents ({r.get('documents')} in {test_set}"
-                                    f"{within})")
+                                    f"{within}{wider})")
     kinds = list(dict.fromkeys(by_set.values()))
     if not kinds:
         return "segments"

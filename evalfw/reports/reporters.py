@@ -279,7 +279,8 @@ def _latex_deltas(grid: Grid, name: str) -> list[str]:
                 mark = sig.marker_text(cell, latex=True) if cell is not None else ""
                 cells.append(f"${comp['delta']:+.{places}f}${span}{mark}")
         out.append(" & ".join([latex_escape(system), *cells]) + " \\\\")
-    caption = (f"Paired differences from the baseline {latex_escape(str(sig.settings.get('baseline')))} "
+    baseline = latex_escape(str(sig.settings.get("baseline")))
+    caption = (f"Paired differences from the baseline {baseline} "
                f"in {latex_escape(name)} (system $-$ baseline), with their "
                f"{latex_escape(sig.level_text)} bootstrap intervals, unadjusted for multiple "
                "comparisons; marks as in the results table.")

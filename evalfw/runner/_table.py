@@ -19,7 +19,7 @@ import numpy as np
 from evalfw.analysis import significance as sig
 from evalfw.analysis.buckets import DESCRIPTIVE, TOO_FEW, assign, bucketed_analysis
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
-from evalfw.analysis.units import Units
+from evalfw.analysis.units import Units, widening
 from evalfw.errors import ConfigError
 from evalfw.metrics.base import SegmentLengths
 
@@ -110,10 +110,12 @@ def bucket_unit(metric: Metric, baseline_stats: np.ndarray) -> str:
 def resampling(s: Settings, units: Units | None, strata: str | None) -> dict[str, Any]:
     """What the table's tests resampled and swapped, for the record and every legend."""
     if units is None or s.mode == "sacrebleu":
-        return {"bootstrap": "segment", "ar": "segment", "documents": None, "strata": None}
+        return {"bootstrap": "segment", "ar": "segment", "documents": None, "strata": None,
+                "widening": None}
     return {"bootstrap": "document", "ar": units.ar, "documents": units.count,
             "strata": ({"column": strata, "count": len(units.strata_names)}
-                       if units.strata is not None else None)}
+                       if units.strata is not None else None),
+            "widening": widening(units.count, s.confidence)}
 
 
 def _default_tests(plan: Plan, metric: Metric, ordered: Mapping[str, np.ndarray],

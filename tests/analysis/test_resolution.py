@@ -1,15 +1,22 @@
-"""The p-value resolution: the smallest p-value a number of resamples allows, raw and corrected, is the one the tests
-really produce, and the number of resamples said to reach alpha is the smallest that does."""
+"""The p-value resolution: the smallest p-value a number of resamples allows, raw and
+corrected, is the one the tests really produce, the number of resamples said to reach alpha
+is the smallest that does, and the number recommended is 20 x family size / alpha."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evalfw.analysis import paired_analysis
-from evalfw.analysis.resolution import (at_floor, describe, p_value_resolution,
-                                        smallest_adjusted, smallest_p)
+from evalfw.analysis.resolution import (
+    at_floor,
+    describe,
+    p_value_resolution,
+    smallest_adjusted,
+    smallest_p,
+)
 from evalfw.analysis.results import adjust
 from evalfw.host.host import PluginHost
 

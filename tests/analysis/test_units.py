@@ -5,14 +5,16 @@ resamples, and every result says what it resampled."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from evalfw.analysis import _default_mode as dm
 from evalfw.analysis import resampling as rs
-from evalfw.analysis.significance import (bootstrap_analysis, confidence_intervals,
-                                          paired_analysis)
-from evalfw.analysis.units import StrataDraw, Units
+from evalfw.analysis._student import t_cdf, t_quantile
+from evalfw.analysis.significance import bootstrap_analysis, confidence_intervals, paired_analysis
+from evalfw.analysis.units import StrataDraw, Units, widening
 from evalfw.errors import ConfigError, InputError
 from tests.analysis.test_resampling_jobs import PickledSerial, SumMetric
 from tests.support import significance as sup
@@ -53,31 +55,57 @@ def test_the_document_bootstrap_is_the_segment_bootstrap_of_the_document_sums():
                               for s, q in (("base", 0.5), ("new", 0.55))})
     units = Units.from_ids(_blocks_of(10, 120))
     got = bootstrap_analysis(stats, "base", metric, 300, 9, units=units)
-    # by hand: sum each block, draw 12 blocks with replacement, score the sums
+    # by hand: sum each block, draw 12 blocks with replacement, score the sums, spread the
+    # scores about the observed ones for 12 documents
     sums = {s: np.add.reduceat(v, np.arange(0, 120, 10), axis=0) for s, v in stats.items()}
     idx = np.random.default_rng(9).choice(12, size=(300, 12), replace=True)
-    scores = {s: np.array([metric.score(sums[s][row]) for row in idx]) for s in sums}
+    c = widening(12)
+    scores = {s: metric.score(stats[s]) + c * (np.array([metric.score(sums[s][row])
+                                                          for row in idx])
+                                               - metric.score(stats[s])) for s in sums}
     assert np.allclose([i.mean for i in got.intervals],
-                       [scores["base"].mean(), scores["new"].mean()], rtol=0, atol=1e-12)
+                       [scores["base"].mean(), scores["new"].mean()], rtol=0, atol=1e-9)
     (comp,) = got.comparisons
     diffs = scores["new"] - scores["base"]
-    extreme = np.sum(np.abs(diffs - comp.delta) >= abs(comp.delta))
+    extreme = np.sum(np.abs(diffs - comp.delta) >= abs(comp.delta) - 1e-9)
     assert comp.p_value == (extreme + 1) / 301 and comp.unit == "document"
     assert got.unit == "document" and comp.se == pytest.approx(np.std(diffs, ddof=1))
 
 
-def test_one_segment_documents_resample_as_segments():
+def test_few_documents_widen_the_bootstrap_by_the_small_sample_correction():
+    # sqrt(G / (G - 1)) t(G - 1) / z: Student's t quantiles (R: qt(0.975, 19) = 2.093024)
+    assert widening(20) == pytest.approx(math.sqrt(20 / 19) * 2.093024 / 1.959964, abs=1e-6)
+    assert widening(50) == pytest.approx(math.sqrt(50 / 49) * 2.009575 / 1.959964, abs=1e-6)
+    assert widening(6, 0.99) == pytest.approx(math.sqrt(6 / 5) * 4.032143 / 2.575829,
+                                              abs=1e-6)
+    assert widening(1) == 1.0 and 1 < widening(2000) < 1.001
+    assert [round(widening(g), 2) for g in (20, 50, 181)] == [1.10, 1.04, 1.01]
+
+
+def test_t_quantiles_are_students():
+    # reference values of R's qt()
+    for q, df, want in ((0.975, 1, 12.706205), (0.975, 5, 2.570582), (0.9, 2, 1.885618),
+                        (0.995, 100, 2.625891), (0.025, 19, -2.093024)):
+        assert t_quantile(q, df) == pytest.approx(want, abs=1e-6)
+    assert t_cdf(0.0, 3) == 0.5 and t_cdf(2.570582, 5) == pytest.approx(0.975, abs=1e-7)
+    with pytest.raises(ValueError):
+        t_quantile(1.0, 3)
+
+
+def test_one_segment_documents_draw_as_segments():
     metric = sup.metric()
     rng = np.random.default_rng(1)
     stats = sup.rows(metric, {s: sup.random_stats(rng, 50) for s in ("base", "new")})
-    single = Units.from_ids([str(i) for i in range(50)])
-    for method, n in (("bootstrap", 200), ("ar", 256)):
-        segs = paired_analysis(stats, "base", metric, method, n, 3)
-        docs = paired_analysis(stats, "base", metric, method, n, 3,
-                               units=Units.from_ids([str(i) for i in range(50)], ar="document"))
-        assert [c.p_value for c in docs.comparisons] == [c.p_value for c in segs.comparisons]
-    assert confidence_intervals(stats, metric, 200, 3, units=single) == \
-        confidence_intervals(stats, metric, 200, 3)
+    single = Units.from_ids([str(i) for i in range(50)], ar="document")
+    segs = paired_analysis(stats, "base", metric, "ar", 256, 3)
+    docs = paired_analysis(stats, "base", metric, "ar", 256, 3, units=single)
+    assert [c.p_value for c in docs.comparisons] == [c.p_value for c in segs.comparisons]
+    # the same resamples, spread about the scores by the widening for 50 documents
+    plain = confidence_intervals(stats, metric, 200, 3)
+    wide = confidence_intervals(stats, metric, 200, 3, units=single)
+    for a, b in zip(plain, wide):
+        assert b.lower == pytest.approx(a.score + widening(50) * (a.lower - a.score))
+        assert b.upper == pytest.approx(a.score + widening(50) * (a.upper - a.score))
 
 
 def test_each_resample_keeps_every_stratum_s_number_of_documents():

@@ -13,7 +13,6 @@ from evalfw.io.labels import PLAIN, read_labels
 from tests.support.shared_data import need_wmt22
 
 
-
 def write(tmp_path: Path, text: str, name: str = "docs.tsv") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")

@@ -13,8 +13,15 @@ import pytest
 
 from evalfw.reports._cells import Significance, significant
 from evalfw.reports._html import render as html
-from evalfw.reports.reporters import (CSV_FIELDS, CSV_SIGNIFICANCE, CsvReporter, LatexReporter,
-                                      MarkdownReporter, TableReporter, md_escape)
+from evalfw.reports.reporters import (
+    CSV_FIELDS,
+    CSV_SIGNIFICANCE,
+    CsvReporter,
+    LatexReporter,
+    MarkdownReporter,
+    TableReporter,
+    md_escape,
+)
 from tests.support.runs import REPO, run, write_config
 
 CONFIG = """\

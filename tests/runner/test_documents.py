@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from evalfw.analysis.significance import bootstrap_analysis
-from evalfw.analysis.units import Units
+from evalfw.analysis.units import Units, widening
 from evalfw.errors import ConfigError
 from evalfw.records.document import validate_record
 from evalfw.reports._html import render as html
@@ -76,7 +76,8 @@ def test_the_record_says_what_was_resampled(outcome):
     validate_record(record)
     (table,) = record["significance"]["tables"]
     assert table["resampling"] == {"bootstrap": "document", "ar": "segment", "documents": 8,
-                                   "strata": {"column": "domain", "count": 2}}
+                                   "strata": {"column": "domain", "count": 2},
+                                   "widening": widening(8)}
     assert {(c["method"], c["unit"]) for c in table["comparisons"]} == {
         ("bootstrap", "document"), ("ar", "segment")}
     (entry,) = [i for i in record["inputs"] if i["role"] == "documents"]
@@ -111,8 +112,8 @@ def test_every_legend_states_the_unit(outcome):
     record = outcome[0].record
     for out in (TableReporter().render(record), MarkdownReporter().render(record),
                 html(record)):
-        assert "300 resamples of whole documents (8 in en-de, within 2 strata by domain)" in \
-            " ".join(out.split())
+        assert "300 resamples of whole documents (8 in en-de, within 2 strata by domain, " \
+            f"spread ×{widening(8):.2f} for their number)" in " ".join(out.split())
         assert "Approximate randomization swaps segments between the two systems (valid " \
             "under its null hypothesis whatever the documents)" in " ".join(out.split())
 
@@ -179,6 +180,6 @@ def test_per_document_swaps_when_asked(tmp_path):
     (table,) = record["significance"]["tables"]
     assert table["resampling"]["ar"] == "document" and table["resampling"]["strata"] is None
     assert {c["unit"] for c in table["comparisons"] if c["method"] == "ar"} == {"document"}
-    assert "Approximate randomization swaps whole documents (8 in en-de)" in \
+    assert "Approximate randomization swaps whole documents (8 in en-de) between" in \
         " ".join(TableReporter().render(record).split())
     assert np.isfinite([c["p_value"] for c in table["comparisons"]]).all()

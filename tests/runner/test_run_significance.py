@@ -308,3 +308,25 @@ def test_example_config_runs_out_of_the_box(workdir):
     for name in ("report-html.html", "report-table.txt", "sentences.csv", "sentences.jsonl"):
         assert (outcome.path / name).is_file()
     assert verify(str(outcome.path)).ok
+
+
+def test_reference_length_buckets_depend_on_no_system():
+    """With one reference every system has the same reference lengths, which serve; with
+    several, BLEU measures the reference closest to each hypothesis, so the first
+    reference's own length is used: the buckets are the same whoever the baseline is."""
+    from evalfw.runner._table import bucket_lengths
+    from tests.support import significance as sup
+
+    metric = sup.metric()
+    rng = np.random.default_rng(0)
+    one = sup.rows(metric, {s: sup.random_stats(rng, 30) for s in ("a", "b")})
+    same = one["a"].copy()
+    one["b"][:, 1] = same[:, 1]  # one reference: the same lengths for every system
+    got = bucket_lengths(metric, one, "a", "bleu", None, lambda: pytest.fail("not needed"))
+    assert np.array_equal(got.reference, same[:, 1])
+    two = sup.rows(metric, {s: sup.random_stats(rng, 30, refs=2) for s in ("a", "b")})
+    first = np.arange(30)
+    for baseline in ("a", "b"):
+        got = bucket_lengths(metric, two, baseline, "bleu", None, lambda: first)
+        assert np.array_equal(got.reference, first)
+        assert np.array_equal(got.hypothesis, two[baseline][:, 0])
