@@ -180,13 +180,6 @@ class Significance:
         # unmarked cells keep the marker's width so right-aligned numbers line up
         return f"{text} {self.marker_text(cell).ljust(1)}"
 
-    def legend(self, latex: bool = False) -> list[str]:
-        """Sentences explaining the intervals, markers and differences (empty without an
-        analysis): :func:`evalfw.reports._legend.legend`."""
-        from evalfw.reports._legend import legend
-
-        return legend(self, latex)
-
     def test_words(self, method: str) -> str:
         """``paired bootstrap resampling with 1000 resamples`` (the test as run)."""
         s = self.settings

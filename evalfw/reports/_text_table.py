@@ -13,6 +13,7 @@ from typing import Any
 
 from evalfw.reports import _ranking_block, _tests_block
 from evalfw.reports._grid import Grid, title
+from evalfw.reports._legend import legend
 
 __all__ = ["aligned", "column_blocks", "render_table", "ruled"]
 
@@ -105,7 +106,7 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
         for caption, head, body in _ranking_block.tables(sig):
             out += ["", *_wrap([caption], width)]
             out += _blocks(head, body, width, left=2)
-        out += ["", *_wrap(sig.legend(), width)]
+        out += ["", *_wrap(legend(sig), width)]
     out += ["", "Signatures:"]
     out += _wrap([f"  {spec['test_set']} {spec['metric']}: "
                   f"{spec.get('sacrebleu_signature') or spec['signature']}"

@@ -196,7 +196,9 @@ class MarkdownReporter(Reporter):
                         *_md_table(head, tests, 3, last_left=True)]
             for caption, head, body in _ranking_block.tables(sig):
                 out += ["", md_escape(caption, line=True), "", *_md_table(head, body, 2)]
-            out += ["", *(md_escape(x, line=True) for x in sig.legend())]
+            from evalfw.reports._legend import legend
+
+            out += ["", *(md_escape(x, line=True) for x in legend(sig))]
         return "\n".join(out) + "\n"
 
 
@@ -241,8 +243,10 @@ class LatexReporter(Reporter):
         from evalfw.reports._grid import title
 
         # the caption carries the legend, so the table explains itself where it is pasted
+        from evalfw.reports._legend import legend
+
         caption = [f"Results of {latex_escape(title(record))}.",
-                   *grid.significance.legend(latex=True)]
+                   *legend(grid.significance, latex=True)]
         out += ["\\caption{" + " ".join(caption) + "}", "\\end{table}"]
         if grid.significance:
             out += _latex_deltas(grid, title(record))
