@@ -78,6 +78,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_runs_dir(parser)
 
 
+def _p(row: dict, samples: int) -> str:
+    """The p-value the verdict used (adjusted, when corrected), ``<`` before it when no
+    resample was as extreme: it is then only known to be below that."""
+    p = row["p_adjusted"] if row["p_adjusted"] is not None else row["p_value"]
+    floor = row["p_value"] <= 1 / (samples + 1) and p < 1.0
+    return f"{'<' if floor else ''}{p:.4f}"
+
+
 def table(data: dict) -> str:
     from evalfw.metrics.scales import places
 
@@ -91,7 +99,7 @@ def table(data: dict) -> str:
 
     rows = [[r["test_set"], r["metric"], r["system"], num(r, "score_a"), num(r, "score_b"),
              num(r, "delta", "+"),
-             f"{r['p_adjusted'] if r['p_adjusted'] is not None else r['p_value']:.4f}",
+             _p(r, data["samples"]),
              *((num(r, "bound", "+"), r["margin_verdict"]) if margin is not None
                else (r["verdict"],))] for r in data["comparisons"]]
     widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]

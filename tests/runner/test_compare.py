@@ -81,6 +81,7 @@ def test_regression_exits_1_and_names_it(tmp_path, capsys):
     assert main(["compare", a, b, "--metric", "bleu"]) == 1
     captured = capsys.readouterr()
     assert "regression" in captured.out
+    assert "<0.0020" in captured.out  # no resample as extreme: 2/1001 after Holm over 2
     assert "evalfw: error: 1 significant regression(s)" in captured.err
     assert "t/bleu/Strong" in captured.err
     # the other direction is an improvement: exit 0
