@@ -217,16 +217,25 @@ class Label(Bucketer):
     reads_labels = True
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
-        "required": ["column"],
         "properties": {
-            "column": {"type": "string", "minLength": 1,
-                       "description": "the column holding each segment's label (e.g. domain)"},
-            "file": {"type": "string", "minLength": 1,
+            "column": {"type": "string",
+                       "description": "the column holding each segment's label (e.g. domain); "
+                                      "required"},
+            "file": {"type": "string",
                      "description": "a TSV with this column, one row per segment of every "
                                     "test set (default: each test set's documents file)"},
         },
         "additionalProperties": False,
     }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        for key in ("column", "file"):
+            if key in self.options and not str(self.options[key]).strip():
+                raise ConfigError(f"bucketer '{self.name}': {key} is empty")
+        if "column" not in self.options:
+            raise ConfigError(f"bucketer '{self.name}' needs the column its labels are in, "
+                              "e.g. {name: label, column: domain}")
 
     @property
     def label_column(self) -> str:

@@ -54,10 +54,10 @@ def rank_intervals(names: Sequence[str], observed: Sequence[float], matrix: np.n
     """Every system's rank interval over the resampled scores ``matrix`` (n x systems)."""
     tail = (1.0 - level) / 2.0
     resampled = ranks(matrix, higher_is_better)
-    now = ranks(np.asarray(observed, dtype=np.float64), higher_is_better)[0]
+    actual = ranks(np.asarray(observed, dtype=np.float64), higher_is_better)[0]
     lower = np.quantile(resampled, tail, axis=0, method="inverted_cdf")
     upper = np.quantile(resampled, 1.0 - tail, axis=0, method="inverted_cdf")
-    return [RankInterval(name, int(now[k]), int(lower[k]), int(upper[k]), level)
+    return [RankInterval(name, int(actual[k]), int(lower[k]), int(upper[k]), level)
             for k, name in enumerate(names)]
 
 
