@@ -9,7 +9,8 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 - :data:`hookimpl` and the contracts a plugin implements: :class:`Metric` (with
   :class:`Score` and :class:`MetricFlag`), :class:`Tokenizer`, the BLEU components (:class:`NgramCounter`,
   :class:`BrevityPenalty`, :class:`Smoother` with :class:`Counts` and :class:`Smoothed`,
-  :class:`Mean`, :class:`Preset`), :class:`Reporter`, :class:`Bucketer`, :class:`Executor`.
+  :class:`Mean`, :class:`Preset`), :class:`Reporter`, :class:`Bucketer`, :class:`Executor`, :class:`Check` (with
+  :class:`CheckInput`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ _LAZY = {
     "Reporter": "evalfw.reports.base",
     "Bucketer": "evalfw.analysis.bucketing",
     "Executor": "evalfw.executors.base",
+    "Check": "evalfw.checks.base",
+    "CheckInput": "evalfw.checks.base",
 }
 
 __all__ = [*_LAZY]

@@ -19,6 +19,7 @@ evalfw_register_presets            :class:`evalfw.metrics.bleu.components.Preset
 evalfw_register_reporters          :class:`evalfw.reports.base.Reporter`
 evalfw_register_bucketers          :class:`evalfw.analysis.bucketing.Bucketer`
 evalfw_register_executors          :class:`evalfw.executors.base.Executor`
+evalfw_register_checks             :class:`evalfw.checks.base.Check`
 =================================  =========================================================
 
 A test checks this table against the generated hooks.

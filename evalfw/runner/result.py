@@ -174,7 +174,8 @@ def _evaluated_scores(ev: Any, test_set: str, metric: str) -> dict[str, Any]:
     """Sentence scores from a run's statistics, still in memory."""
     built = ev.metrics[(test_set, metric)]
     return {system: built.sentence_scores(stats)
-            for system, stats in ev.statistics(test_set, metric, level=None).items()}
+            for system, stats in ev.statistics(test_set, metric, level=None,
+                                               concluded=False).items()}
 
 
 def _stored_scores(stored: StoredRun, host: PluginHost | None) -> SentenceScores:
