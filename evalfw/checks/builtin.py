@@ -95,6 +95,11 @@ class CopySource(Check):
 LENGTH_SMOOTHING = 10
 
 
+#: the least spread the length check assumes: references of nearly one ratio (a template
+#: test set) would otherwise make any rewording an outlier
+MIN_SCALE = 0.1
+
+
 def log_ratio(output: str, source: str) -> float:
     """log((visible characters of the output + 10) / (those of the source + 10))."""
     return math.log((visible_length(output) + LENGTH_SMOOTHING)
@@ -128,7 +133,7 @@ class Length(Check):
         center, scale = self.reference_distribution(source, segments.references, shortest)
         out = []
         for hyp, src in zip(segments.hypotheses, source):
-            if scale <= 0 or is_empty(hyp) or visible_length(src) < shortest:
+            if is_empty(hyp) or visible_length(src) < shortest:
                 out.append(False)
                 continue
             out.append(abs(log_ratio(hyp, src) - center) / scale > threshold)
@@ -137,15 +142,15 @@ class Length(Check):
     @staticmethod
     def reference_distribution(source: Sequence[str], references: Sequence[Sequence[str]],
                                shortest: int) -> tuple[float, float]:
-        """Median and robust standard deviation (1.4826 x MAD) of the references' log
-        length ratios over the judged segments; (0, 0) when there are none."""
+        """Median and robust standard deviation (1.4826 x MAD, at least MIN_SCALE) of the
+        references' log length ratios over the judged segments."""
         ratios = [log_ratio(ref, src) for refs in references
                   for ref, src in zip(refs, source)
                   if visible_length(src) >= shortest and not is_empty(ref)]
         if not ratios:
-            return 0.0, 0.0
+            return 0.0, MIN_SCALE
         center = median(ratios)
-        return center, 1.4826 * median([abs(r - center) for r in ratios])
+        return center, max(MIN_SCALE, 1.4826 * median([abs(r - center) for r in ratios]))
 
 
 # ----------------------------------------------------------------------------- repetition

@@ -47,14 +47,27 @@ def flags_text(flags: Mapping[str, list[int]]) -> str:
     return "; ".join(f"{c} {' '.join(map(str, lines))}" for c, lines in flags.items() if lines)
 
 
-def system_line(entry: Mapping[str, Any], item: Mapping[str, Any],
+def counts_text(entry: Mapping[str, Any], item: Mapping[str, Any],
                 names: Mapping[str, str]) -> str | None:
-    """``Online-W: 2 empty, 14 wrong language (0.8 %)``, None when nothing is flagged."""
+    """``2 empty, 14 wrong language (0.8 %)`` for one system (the share: segments flagged by
+    any check), None when nothing is flagged."""
     counts = [f"{len(lines)} {names.get(c, c)}" for c, lines in item["flags"].items() if lines]
     if not counts:
         return None
     share = 100 * item["flagged"] / entry["segments"] if entry["segments"] else 0.0
-    return f"{item['system']}: {', '.join(counts)} ({share:.1f} %)"
+    return f"{', '.join(counts)} ({share:.1f} %)"
+
+
+def flagged_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(test set, system, ``2 empty, 14 wrong language (0.8 %)``) of each system with flags."""
+    names = labels(record)
+    out = []
+    for entry in (section(record) or {}).get("test_sets", []):
+        for item in entry["systems"]:
+            text = counts_text(entry, item, names)
+            if text is not None:
+                out.append((entry["test_set"], item["system"], text))
+    return out
 
 
 def legend(record: Mapping[str, Any]) -> str | None:
@@ -84,8 +97,8 @@ def summary(record: Mapping[str, Any]) -> list[str]:
     names = labels(record)
     out = [str(legend(record))[:-1] + ":"]
     for entry in checks.get("test_sets", []):
-        lines = [line for item in entry["systems"]
-                 if (line := system_line(entry, item, names)) is not None]
+        lines = [f"{item['system']}: {text}" for item in entry["systems"]
+                 if (text := counts_text(entry, item, names)) is not None]
         head = f"  {entry['test_set']}"
         if not lines:
             out.append(f"{head}: no segment flagged")
@@ -95,5 +108,5 @@ def summary(record: Mapping[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["flags_text", "labels", "legend", "ON_FLAG_WORDS", "section", "summary",
-           "system_flags", "system_line"]
+__all__ = ["flagged_rows", "flags_text", "labels", "legend", "ON_FLAG_WORDS", "section", "summary",
+           "system_flags", "counts_text"]

@@ -159,10 +159,13 @@ class MarkdownReporter(Reporter):
             out += ["", *(md_escape(x, line=True) for x in sig.legend())]
         from evalfw.reports import _checks
 
-        checked = _checks.summary(record)
-        if checked:
-            out += ["", md_escape(checked[0], line=True), "",
-                    *(f"- {md_escape(line.strip())}" for line in checked[1:])]
+        legend = _checks.legend(record)
+        if legend:
+            out += ["", md_escape(legend, line=True)]
+        flagged = _checks.flagged_rows(record)
+        if flagged:
+            out += ["", "| Test set | System | Flagged segments |", "|:---|:---|:---|",
+                    *("| " + " | ".join(md_escape(c) for c in row) + " |" for row in flagged)]
         return "\n".join(out) + "\n"
 
 
