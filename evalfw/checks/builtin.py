@@ -119,7 +119,7 @@ class Length(Check):
                    "robust z-score of its log beyond the threshold")
     needs_source = True
     options_schema = _options(
-        threshold=_number(1, 100, 5.0, "flag when |z| is above this (z: the log ratio minus "
+        threshold=_number(1, 100, 4.0, "flag when |z| is above this (z: the log ratio minus "
                                        "the references' median, over 1.4826 times their "
                                        "median absolute deviation)"),
         min_chars=_integer(0, 10_000, 20, "sources with fewer visible characters are not "

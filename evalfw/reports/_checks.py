@@ -55,7 +55,8 @@ def counts_text(entry: Mapping[str, Any], item: Mapping[str, Any],
     if not counts:
         return None
     share = 100 * item["flagged"] / entry["segments"] if entry["segments"] else 0.0
-    return f"{', '.join(counts)} ({share:.1f} %)"
+    return f"{', '.join(counts)} ({share:.2f} %)" if share < 1 else \
+        f"{', '.join(counts)} ({share:.1f} %)"
 
 
 def flagged_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str]]:
