@@ -114,7 +114,7 @@ def median(values: Sequence[float]) -> float:
 
 class Length(Check):
     name = "length"
-    label = "length outliers"
+    label = "of unusual length"
     description = ("the output/source length ratio is far outside the references' own: a "
                    "robust z-score of its log beyond the threshold")
     needs_source = True
@@ -261,7 +261,7 @@ def numbers(text: str) -> list[str]:
 
 class Numbers(Check):
     name = "numbers"
-    label = "numbers missing"
+    label = "missing a number"
     description = ("a number of the source appears in no form in the output (digit "
                    "separators and full-width digits aside), while a reference has it")
     needs_source = True

@@ -57,12 +57,13 @@ def checks_section(record: Mapping[str, Any]) -> str:
         out.append("<p class=\"note\">No segment of any system was flagged.</p>")
     if rows:
         body = "".join(f"<tr><th scope=\"row\" class=\"sys\"><span class=\"name\">"
-                       f"{escape(s)}</span></th><td>{escape(t)}</td><td>{escape(text)}</td></tr>"
+                       f"{escape(s)}</span></th><td class=\"nw\">{escape(t)}</td><td>{escape(text)}</td></tr>"
                        for t, s, text in rows)
         out.append("<div class=\"wide\"><table class=\"checks\"><thead><tr><th class=\"sys\">"
                    "system</th><th>test set</th><th>flagged segments</th></tr></thead>"
                    f"<tbody>{body}</tbody></table></div>")
     flagged = line_flags(record)
+    first = True
     for entry in checks.get("test_sets", []):
         examples = {e["line"]: e for e in entry.get("examples", [])}
         parts = []
@@ -78,7 +79,9 @@ def checks_section(record: Mapping[str, Any]) -> str:
                 more = ", ".join(map(str, rest[:40])) + (" ..." if len(rest) > 40 else "")
                 segs += (f"<p class=\"note\">{len(rest)} more flagged segment(s), texts not "
                          f"kept in the record: lines {more}</p>")
-            parts.append(f"<details data-system=\"{escape(item['system'])}\"><summary>"
+            opened = " open" if first else ""  # the first system's texts in view
+            first = False
+            parts.append(f"<details{opened} data-system=\"{escape(item['system'])}\"><summary>"
                          f"{escape(item['system'])}: {len(lines)} flagged segment(s)"
                          f"</summary>{segs}</details>")
         if parts:
