@@ -1,7 +1,7 @@
 """Output checks on the WMT22 data in ../shared: what they flag in the real outputs, how
 precise they are on corrupted copies, and what they cost.
 
-    python benchmarks/checks_bench.py real        # flags per pair and system, default checks
+    python benchmarks/checks_bench.py real        # flags per pair and system, every check
     python benchmarks/checks_bench.py corrupt     # precision and recall on corrupted copies
     python benchmarks/checks_bench.py speed       # CPU of the default checks, cold and cached
 
@@ -84,8 +84,11 @@ def default_checks() -> list[object]:
 
 
 def real() -> None:
+    """Flags of the default checks, and of ``language`` when py3langid is installed."""
+    from evalfw.checks.language import Language
+
     data = load()
-    checks = default_checks()
+    checks = default_checks() + ([] if Language().unavailable() else [Language()])
     names = [c.name for c in checks]
     print("pair   system              " + "  ".join(f"{n:>11}" for n in names) + "  flagged")
     totals = Counter()
@@ -106,7 +109,8 @@ def real() -> None:
                                                for k, v in shown.items()))
     print(f"all    {totals['segments']} segments  "
           + "  ".join(f"{n} {totals[n]}" for n in names)
-          + f"  flagged {totals['flagged']} ({100 * totals['flagged'] / totals['segments']:.2f} %)")
+          + f"  flagged {totals['flagged']} "
+          f"({100 * totals['flagged'] / totals['segments']:.2f} %)")
 
 
 # ----------------------------------------------------------------------------- corrupt

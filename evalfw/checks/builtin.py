@@ -72,7 +72,7 @@ class CopySource(Check):
         n, share, margin = (self.options[k] for k in ("order", "source_share", "margin"))
         assert segments.source is not None
         out = []
-        for i, (hyp, src) in enumerate(zip(segments.hypotheses, segments.source)):
+        for i, (hyp, src) in enumerate(zip(segments.hypotheses, segments.source, strict=True)):
             grams = char_ngrams(hyp, n) if not is_empty(hyp) else set()
             if not grams:
                 out.append(False)
@@ -132,7 +132,7 @@ class Length(Check):
         source = segments.source
         center, scale = self.reference_distribution(source, segments.references, shortest)
         out = []
-        for hyp, src in zip(segments.hypotheses, source):
+        for hyp, src in zip(segments.hypotheses, source, strict=True):
             if is_empty(hyp) or visible_length(src) < shortest:
                 out.append(False)
                 continue
@@ -145,7 +145,7 @@ class Length(Check):
         """Median and robust standard deviation (1.4826 x MAD, at least MIN_SCALE) of the
         references' log length ratios over the judged segments."""
         ratios = [log_ratio(ref, src) for refs in references
-                  for ref, src in zip(refs, source)
+                  for ref, src in zip(refs, source, strict=True)
                   if visible_length(src) >= shortest and not is_empty(ref)]
         if not ratios:
             return 0.0, MIN_SCALE
@@ -277,7 +277,7 @@ class Numbers(Check):
         assert segments.source is not None
         smallest, confirmed = self.options["min_value"], self.options["confirmed"]
         out = []
-        for i, (hyp, src) in enumerate(zip(segments.hypotheses, segments.source)):
+        for i, (hyp, src) in enumerate(zip(segments.hypotheses, segments.source, strict=True)):
             wanted = [d for d in numbers(src) if len(d) > 12 or int(d) >= smallest] \
                 if any(c.isdigit() for c in src) else []
             if not wanted or is_empty(hyp):

@@ -244,4 +244,5 @@ def _probability(text: str, target: str) -> float:
     return float(sum(p for lang, p in identifier.rank(text) if lang in accepted))
 
 
-__all__ = ["in_scripts", "Language", "SCRIPTS", "script_share", "TARGET_SCRIPTS", "variants", "VARIANTS"]
+__all__ = ["in_scripts", "Language", "SCRIPTS", "script_share", "TARGET_SCRIPTS", "variants",
+           "VARIANTS"]

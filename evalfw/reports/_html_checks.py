@@ -57,7 +57,8 @@ def checks_section(record: Mapping[str, Any]) -> str:
         out.append("<p class=\"note\">No segment of any system was flagged.</p>")
     if rows:
         body = "".join(f"<tr><th scope=\"row\" class=\"sys\"><span class=\"name\">"
-                       f"{escape(s)}</span></th><td class=\"nw\">{escape(t)}</td><td>{escape(text)}</td></tr>"
+                       f"{escape(s)}</span></th><td class=\"nw\">{escape(t)}</td>"
+                       f"<td>{escape(text)}</td></tr>"
                        for t, s, text in rows)
         out.append("<div class=\"wide\"><table class=\"checks\"><thead><tr><th class=\"sys\">"
                    "system</th><th>test set</th><th>flagged segments</th></tr></thead>"

@@ -134,7 +134,7 @@ def run_checks(checks: Sequence[Check], ts: TestSetConfig, inputs: Texts,
     skipped = {c.name: "the test set has no source" for c in checks
                if c.needs_source and source is None}
     systems = []
-    for (name, _), output in zip(ts.systems, inputs.systems):
+    for (name, _), output in zip(ts.systems, inputs.systems, strict=True):
         segs = CheckInput(ts.name, name, ts.langs, tuple(output.lines), source, refs)
         flags: dict[str, list[int]] = {}
         for check in checks:
@@ -164,7 +164,7 @@ def examples(entry: Mapping[str, Any], inputs: Texts, ts: TestSetConfig
     """The texts of the first :data:`EXAMPLES` flagged lines of each system and check: per
     line its source and references, and the output of each system that has it flagged."""
     lines: dict[int, dict[str, str]] = {}
-    outputs = {name: f.lines for (name, _), f in zip(ts.systems, inputs.systems)}
+    outputs = {name: f.lines for (name, _), f in zip(ts.systems, inputs.systems, strict=True)}
     for system in entry["systems"]:
         for found in system["flags"].values():
             for line in found[:EXAMPLES]:

@@ -46,7 +46,8 @@ def test_copy_source_thresholds_are_options() -> None:
 
 def test_length_flags_outputs_far_from_the_references_ratio() -> None:
     src = [f"This is source sentence number {i} with a few more words in it." for i in range(40)]
-    refs = [f"Das ist der Quellsatz Nummer {i} mit ein paar Wörtern mehr darin." for i in range(40)]
+    refs = [f"Das ist der Quellsatz Nummer {i} mit ein paar Wörtern mehr darin."
+            for i in range(40)]
     hyps = list(refs)
     hyps[3] = "Das ist der"                      # cut to a fraction
     hyps[7] = hyps[7] + " " + " ".join([hyps[7]] * 3)  # four times as long
@@ -58,7 +59,8 @@ def test_length_flags_outputs_far_from_the_references_ratio() -> None:
 def test_length_does_not_judge_short_sources_or_empty_outputs() -> None:
     src = ["Hi."] * 10 + ["This one is a longer source sentence, surely."] * 10
     refs = ["Hallo."] * 10 + ["Dies ist ein längerer Quellsatz, sicherlich."] * 10
-    hyps = ["Hallo, wie geht es Ihnen heute an diesem schönen Tag?"] + refs[1:10] + [""] + refs[11:]
+    hyps = (["Hallo, wie geht es Ihnen heute an diesem schönen Tag?"] + refs[1:10] + [""]
+            + refs[11:])
     assert not any(Length().flag(segments(hyps, src, refs)))
 
 
