@@ -52,10 +52,31 @@ class Conclusions:
             anywhere |= mask
         return cls(on_flag, flagged, np.flatnonzero(~anywhere))
 
+    @classmethod
+    def of_record(cls, record: Mapping[str, Any], test_set: str) -> Conclusions:
+        """A stored run's conclusions on ``test_set`` (none for a record without checks)."""
+        checks = record.get("checks") or {}
+        entry = next((e for e in checks.get("test_sets", []) if e["test_set"] == test_set),
+                     None)
+        return cls.of(checks.get("on_flag", "keep"), entry)
+
     def statistics(self, metric: Metric, system: str, rows: np.ndarray) -> np.ndarray:
         """``system``'s rows as the conclusions use them."""
         if self.on_flag == "exclude" and self.kept is not None:
             return rows[self.kept]
+        return self.penalised(metric, system, rows)
+
+    def dropped(self, segments: int) -> np.ndarray:
+        """One boolean per segment: left out (``exclude``)."""
+        mask = np.zeros(segments, dtype=bool)
+        if self.kept is not None:
+            mask[:] = True
+            mask[self.kept] = False
+        return mask
+
+    def penalised(self, metric: Metric, system: str, rows: np.ndarray) -> np.ndarray:
+        """``system``'s rows, its flagged ones replaced by the metric's worst under
+        ``penalise`` (every segment kept)."""
         mask = self.flagged.get(system)
         if self.on_flag != "penalise" or mask is None or not mask.any():
             return rows

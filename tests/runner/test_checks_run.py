@@ -260,3 +260,27 @@ def test_penalise_needs_metrics_that_say_what_their_worst_is(tmp_path, monkeypat
     with pytest.raises(ConfigError) as err:
         run_experiment(config)
     assert "metric 'given' (segment-scores) declares none" in str(err.value)
+
+
+@pytest.mark.parametrize("on_flag", ["penalise", "exclude"])
+def test_compare_applies_each_runs_on_flag(tmp_path, monkeypatch, on_flag):
+    from evalfw.records.load import open_run
+    from evalfw.runner.compare import compare_runs
+    from tests.support.config import make_host
+
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path, f"on_flag: {on_flag}\n")
+    first, second = run_experiment(config), run_experiment(config)
+    result = compare_runs(open_run(str(first.path)), open_run(str(second.path)), make_host(),
+                          metric="bleu", samples=50)
+    rows = {r["system"]: r for r in result.rows}
+    recorded = {r["system"]: r["score"] for r in first.record["results"]
+                if (r["metric"], r["level"]) == ("bleu", "corpus")}
+    assert rows["B"]["score_a"] == recorded["B"] and rows["B"]["delta"] == 0
+    # a keep run against an exclude run: tested on the segments the exclude run kept
+    keep = run_experiment(project(tmp_path, "")) if on_flag == "exclude" else None
+    if keep is not None:
+        result = compare_runs(open_run(str(keep.path)), open_run(str(first.path)), make_host(),
+                              metric="bleu", samples=50)
+        b = next(r for r in result.rows if r["system"] == "B")
+        assert b["score_a"] == b["score_b"] == recorded["B"]
