@@ -116,10 +116,11 @@ class Length(Check):
     name = "length"
     label = "of unusual length"
     description = ("the output/source length ratio is far outside the references' own: a "
-                   "robust z-score of its log beyond the threshold")
+                   "robust z-score of its log beyond the threshold, away from the test set's "
+                   "median and from the segment's own references alike")
     needs_source = True
     options_schema = _options(
-        threshold=_number(1, 100, 4.0, "flag when |z| is above this (z: the log ratio minus "
+        threshold=_number(1, 100, 3.0, "flag when |z| is above this (z: the log ratio minus "
                                        "the references' median, over 1.4826 times their "
                                        "median absolute deviation)"),
         min_chars=_integer(0, 10_000, 20, "sources with fewer visible characters are not "
@@ -132,11 +133,17 @@ class Length(Check):
         source = segments.source
         center, scale = self.reference_distribution(source, segments.references, shortest)
         out = []
-        for hyp, src in zip(segments.hypotheses, source, strict=True):
+        for i, (hyp, src) in enumerate(zip(segments.hypotheses, source, strict=True)):
             if is_empty(hyp) or visible_length(src) < shortest:
                 out.append(False)
                 continue
-            out.append(abs(log_ratio(hyp, src) - center) / scale > threshold)
+            ratio = log_ratio(hyp, src)
+            if abs(ratio - center) / scale <= threshold:
+                out.append(False)
+                continue
+            # an output as long as one of the segment's own references is no outlier
+            out.append(all(abs(ratio - log_ratio(refs[i], src)) / scale > threshold
+                           for refs in segments.references if not is_empty(refs[i])))
         return out
 
     @staticmethod
