@@ -68,7 +68,7 @@ class JsonReporter(Reporter):
 
 CSV_FIELDS = ("test_set", "system", "metric", "level", "score", "score_scale", "bp", "ratio",
               "hyp_len", "ref_len", "precisions", "counts", "totals", "n", "min", "max",
-              "flagged", "flags")
+              "flagged", "flagged_lines")
 
 
 class CsvReporter(Reporter):
@@ -87,7 +87,7 @@ class CsvReporter(Reporter):
         writer.writerow(CSV_FIELDS)
         for r in record["results"]:
             flags = _checks.system_flags(record, r["test_set"], r["system"])
-            r = {**r, "flags": _checks.flags_text(flags),
+            r = {**r, "flagged_lines": _checks.flags_text(flags),
                  "flagged": len(set().union(*flags.values())) if flags else ""}
             writer.writerow([
                 " ".join(repr(x) for x in r[k]) if isinstance(r.get(k), list)

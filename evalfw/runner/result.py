@@ -39,7 +39,7 @@ __all__ = ["COLUMNS", "load_run", "RunResult"]
 COLUMNS = ("test_set", "system", "metric", "level", "bucket", "segments", "score", "ci",
            "lower", "upper", "baseline", "method", "trials", "delta", "delta_lower",
            "delta_upper", "p_value", "p_adjusted", "significant", "correction", "family",
-           "family_size", "signature", "flagged", "flags")
+           "family_size", "signature", "flagged", "flagged_lines")
 
 #: system -> every segment's score of one metric on one test set
 SentenceScores = Callable[[str, str], dict[str, Any]]
@@ -84,7 +84,7 @@ class RunResult(dict):  # type: ignore[type-arg]
                        segments=segments.get(r["test_set"]))
             found = flagged.get((r["test_set"], r["system"]))
             if found is not None:
-                row.update(flags={c: lines for c, lines in found.items() if lines},
+                row.update(flagged_lines={c: lines for c, lines in found.items() if lines},
                            flagged=len(set().union(*found.values())))
             table = sig.tables.get((r["test_set"], r["metric"]))
             if table is None or r["level"] != "corpus":

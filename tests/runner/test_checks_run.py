@@ -70,7 +70,7 @@ def test_default_checks_flag_and_reports_show_them(tmp_path, monkeypatch, capsys
     assert "  t  B: 1 empty, 1 copied from the source (6.7 %)" in table
     assert "(on_flag: keep)" in table
     csv = (out.path / "report-csv.csv").read_text("utf-8").splitlines()
-    assert csv[0].endswith(",flagged,flags")
+    assert csv[0].endswith(",flagged,flagged_lines")
     assert any(line.startswith("t,B,bleu,corpus,") and line.endswith(",2,empty 3; copy-source 6")
                for line in csv)
     assert "| t | B | 1 empty, 1 copied from the source (6.7 %) |" in \
@@ -284,3 +284,17 @@ def test_compare_applies_each_runs_on_flag(tmp_path, monkeypatch, on_flag):
                               metric="bleu", samples=50)
         b = next(r for r in result.rows if r["system"] == "B")
         assert b["score_a"] == b["score_b"] == recorded["B"]
+
+
+def test_to_pandas_carries_the_flags(tmp_path, monkeypatch):
+    pytest.importorskip("pandas", reason="to_pandas() needs pandas")
+    from evalfw.runner.result import RunResult, load_run
+
+    monkeypatch.chdir(tmp_path)
+    result = RunResult(run_experiment(project(tmp_path)))
+    df = result.to_pandas()
+    b = df[(df.system == "B") & (df.metric == "bleu") & (df.level == "corpus")].iloc[0]
+    assert b.flagged == 2 and b.flagged_lines == {"empty": [3], "copy-source": [6]}
+    a = df[(df.system == "A") & (df.metric == "bleu")].iloc[0]
+    assert a.flagged == 0 and a.flagged_lines == {}
+    assert load_run(str(result.path)).to_pandas().equals(df)
