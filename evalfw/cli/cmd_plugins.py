@@ -58,6 +58,7 @@ def import_problem(registries: dict[str, Any], plugin: str) -> str | None:
     """The first module a component of ``plugin`` declares in ``imports`` that fails to
     import (a broken or incomplete install of its stack), with the error; or None."""
     import importlib
+    import warnings
 
     for kind, reg in registries.items():
         for entry in reg:
@@ -65,7 +66,9 @@ def import_problem(registries: dict[str, Any], plugin: str) -> str | None:
                 continue
             for module in getattr(entry.cls, "imports", ()):
                 try:
-                    importlib.import_module(module)
+                    with warnings.catch_warnings():  # a stack's deprecation notes are not ours
+                        warnings.simplefilter("ignore")
+                        importlib.import_module(module)
                 except Exception as exc:  # whatever the stack raises is what the user must see
                     return (f"{kind.replace('_', ' ')} '{entry.name}' cannot import {module}: "
                             f"{type(exc).__name__}: {exc}")
