@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     )
     from evalfw.compat._chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
     from evalfw.compat._ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
-    from evalfw.compat.sacrebleu.metrics import METRICS
     from evalfw.metrics.bleu.text import SACREBLEU_VERSION as __version__
+
+    METRICS: dict[str, type[BLEU] | type[CHRF] | type[TER]]
 
 #: public name -> the module that defines it
 _HOME = {
