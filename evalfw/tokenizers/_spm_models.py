@@ -227,5 +227,6 @@ def remember(model: Model, encoded: dict[str, str]) -> None:
 __all__ = [
     "CACHED_LINES", "DEADLINE", "download", "fetch", "from_bytes", "from_file",
     "MAX_MODEL_BYTES", "Model", "NO_DOWNLOAD", "NoSentencePiece", "NotAModel", "Published",
-    "PUBLISHED", "published_path", "remember", "sacrebleu_models_dir", "sentencepiece", "shown", "TIMEOUT",
+    "PUBLISHED", "published_path", "remember", "sacrebleu_models_dir", "sentencepiece", "shown",
+    "TIMEOUT",
 ]
