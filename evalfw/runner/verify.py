@@ -347,7 +347,30 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     verdict.problems.extend(compare_significance(record, new))
     # versions explain moved numbers; when nothing moved they are only worth a note
     (verdict.problems if verdict.problems else verdict.notes).extend(versions)
+    why = python_sum_note(record, new)
+    if verdict.problems and why:
+        verdict.notes.append(why)
     return verdict
+
+
+def python_sum_note(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """Why the numbers of a run made on one side of Python 3.12 move on the other, or None.
+
+    From 3.12 on, ``sum()`` of floats compensates rounding (earlier Pythons add left to right).
+    sacreBLEU sums BLEU's log precisions with ``sum()``, so its BLEU differs in the last bits
+    between the two, and evalfw's BLEU, exact with sacreBLEU on the Python it runs on, too."""
+    versions = [rec["environment"].get("python") or "" for rec in (old, new)]
+
+    def compensated(version: str) -> bool:
+        parts = version.split(".")
+        return len(parts) >= 2 and (int(parts[0]), int(parts[1])) >= (3, 12)
+
+    if not all(versions) or compensated(versions[0]) == compensated(versions[1]):
+        return None
+    return (f"the run used Python {versions[0]} and this check Python {versions[1]}: from "
+            "3.12 on sum() of floats compensates rounding, so sacreBLEU's BLEU, which evalfw's "
+            "reproduces on each Python, can differ in the last bits; verify with Python "
+            f"{versions[0]} to reproduce the record bit for bit")
 
 
 # ----------------------------------------------------------------------------- checks
@@ -438,6 +461,6 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
 
 __all__ = [
     "check_inputs", "check_metric_files", "compare_checks", "compare_environment",
-    "compare_results", "compare_sections",
+    "compare_results", "python_sum_note", "compare_sections",
     "compare_segments", "compare_significance", "compare_specs", "LABEL_FIELDS", "Verdict", "verify", "verify_stored",
 ]
