@@ -1,8 +1,9 @@
 """The spBLEU commands of README.md and docs/tokenizers.md work: every ``evalfw`` and
 ``evalfw-sacrebleu`` line of their bash blocks and every Python block of the docs page runs and
-succeeds, from a folder laid out as the repository is (``configs/``, ``../shared``, a ``ref.txt`` and a ``hyp.txt``), with a
-model trained here where sacreBLEU keeps the published one. Commands that reach another
-machine (``curl``, ``scp``) or install packages are not run."""
+succeeds, from a folder laid out as the repository is (``configs/``, ``../shared``, a
+``ref.txt`` and a ``hyp.txt``), with a model trained here where sacreBLEU keeps the published
+one. Commands that reach another machine (``curl``, ``scp``) or install packages are not
+run."""
 
 from __future__ import annotations
 
