@@ -119,6 +119,9 @@ class ExperimentConfig:
     raw: Mapping[str, Any]
     #: the config's ``executor:`` choice (not in ``raw``: it changes no number)
     executor: ComponentChoice | None = None
+    #: the output checks to run (``checks:``; empty for ``none``) and what a flag counts for
+    checks: tuple[ComponentChoice, ...] = ()
+    on_flag: str = "keep"
     #: ``significance.buckets.file`` resolved: per-segment labels for label buckets
     bucket_labels: Path | None = None
 

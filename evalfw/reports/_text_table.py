@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalfw.reports import _ranking_block, _tests_block
+from evalfw.reports import _checks, _ranking_block, _tests_block
 from evalfw.reports._grid import Grid, title
 from evalfw.reports._legend import legend
 
@@ -97,6 +97,9 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
         keep = [0, *block]
         out += ["", *ruled([[h[i] for i in keep] for h in (head1, head2)],
                            [[r[i] for i in keep] for r in rows])]
+    checked = _checks.summary(record)
+    if checked:
+        out += ["", *_wrap(checked, width)]
     sig = grid.significance
     if sig:
         tests = _tests_block.rows(sig)

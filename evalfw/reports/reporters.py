@@ -67,7 +67,8 @@ class JsonReporter(Reporter):
 
 
 CSV_FIELDS = ("test_set", "system", "metric", "level", "score", "score_scale", "bp", "ratio",
-              "hyp_len", "ref_len", "precisions", "counts", "totals", "n", "min", "max")
+              "hyp_len", "ref_len", "precisions", "counts", "totals", "n", "min", "max",
+              "flagged", "flagged_lines")
 #: with a significance analysis, per corpus row: the system's own interval, its paired
 #: difference from the baseline with the difference's interval (unadjusted), the marking
 #: test's p-values, minimum detectable difference and result, and the secondary test's
@@ -123,6 +124,7 @@ class CsvReporter(Reporter):
         import csv
         import io
 
+        from evalfw.reports import _checks
         from evalfw.reports._cells import Significance
 
         sig = Significance(record)
@@ -131,7 +133,11 @@ class CsvReporter(Reporter):
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(fields)
         for r in record["results"]:
-            row = {**r, **_significance_fields(sig, r)} if sig else r
+            flags = _checks.system_flags(record, r["test_set"], r["system"])
+            row = {**r, "flagged_lines": _checks.flags_text(flags),
+                   "flagged": len(set().union(*flags.values())) if flags else ""}
+            if sig:
+                row.update(_significance_fields(sig, r))
             writer.writerow([_csv_value(row.get(k)) for k in fields])
         return buf.getvalue()
 
@@ -199,6 +205,14 @@ class MarkdownReporter(Reporter):
             from evalfw.reports._legend import legend
 
             out += ["", *(md_escape(x, line=True) for x in legend(sig))]
+        from evalfw.reports import _checks
+
+        checks = _checks.legend(record)
+        if checks:
+            out += ["", md_escape(checks, line=True)]
+        flagged = _checks.flagged_rows(record)
+        if flagged:
+            out += ["", *_md_table(("Test set", "System", "Flagged segments"), flagged, 3)]
         return "\n".join(out) + "\n"
 
 
@@ -243,10 +257,13 @@ class LatexReporter(Reporter):
         from evalfw.reports._grid import title
 
         # the caption carries the legend, so the table explains itself where it is pasted
+        from evalfw.reports._checks import legend as checks_legend
         from evalfw.reports._legend import legend
 
+        checks = checks_legend(record)
         caption = [f"Results of {latex_escape(title(record))}.",
-                   *legend(grid.significance, latex=True)]
+                   *legend(grid.significance, latex=True),
+                   *([latex_escape(checks)] if checks else [])]
         out += ["\\caption{" + " ".join(caption) + "}", "\\end{table}"]
         if grid.significance:
             out += _latex_deltas(grid, title(record))

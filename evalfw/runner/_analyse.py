@@ -21,7 +21,7 @@ adjusted within each family: by default the comparisons of one table (one test s
 metric x one test method), or ``family: test_set`` / ``run`` (:mod:`evalfw.runner._families`).
 The all-pairs tests and the bucket tests are families of their own, so asking for them never
 changes the main table's markers. Each table records its families and their sizes; the
-section's ``power`` says, per kind of test and method, the smallest p-value the resamples
+section's ``resolution`` says, per kind of test and method, the smallest p-value the resamples
 allow in the largest family, and ``resolution_warning`` says so in words when that cannot reach
 alpha (given on stderr before resampling: :func:`planned_warning`). The seed is the config's
 seed and is recorded, so ``evalfw verify`` reproduces every number. Drill-down texts and

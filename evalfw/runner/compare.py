@@ -8,7 +8,9 @@ are matched by name; systems present in one run only are listed, not tested.
 
 For every test set x metric x common system, run B's statistics are tested against run A's
 (A is the baseline) with the default-mode paired bootstrap (or AR) on the stored per-segment
-statistics, so no text is read. The p-values are corrected as ``evalfw run`` corrects them,
+statistics, so no text is read; each run's ``on_flag`` applies to its statistics as in the run
+(from the flags its record lists), and the tests use the segments neither run left out. The
+p-values are corrected as ``evalfw run`` corrects them,
 with the same defaults: Holm within each family, a family being the systems of one test set
 x metric (``family: table``; or ``test_set``, or ``run``: every compared cell). A
 *regression* is a significant difference (p <= alpha, adjusted unless ``correction`` is
@@ -37,6 +39,7 @@ from evalfw.analysis import significance as sig
 from evalfw.analysis.resolution import p_value_resolution
 from evalfw.analysis.results import METHODS, ComparisonResult, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
+from evalfw.runner._conclusions import Conclusions
 from evalfw.runner._families import family_key, warning
 from evalfw.runner.recorded import describe_changes, recorded_metric
 
@@ -236,7 +239,8 @@ class _Cell:
 def _cells(run_a: StoredRun, run_b: StoredRun, host: PluginHost, metrics: Sequence[str],
            result: Comparison) -> list[_Cell]:
     """Every common system of every test set x metric, its stored statistics checked to
-    score as recorded (the systems of one run only go to ``result.unmatched``)."""
+    score as recorded, with each run's ``on_flag`` applied (the systems of one run only go to
+    ``result.unmatched``)."""
     arrays_a, arrays_b = run_a.segments(), run_b.segments()
     out = []
     for ts in run_a.record["test_sets"]:
@@ -248,10 +252,19 @@ def _cells(run_a: StoredRun, run_b: StoredRun, host: PluginHost, metrics: Sequen
             result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"
                                  for s in [*sa, *sb] if (s in sa) != (s in sb)]
             scale = metric.resolve_scale([*sa.values(), *sb.values()])
+            # each run's on_flag, from the flags its record lists; the tests use the segments
+            # neither run left out
+            ca, cb = (Conclusions.of_record(r, ts["name"]) for r in (run_a.record,
+                                                                      run_b.record))
+            kept = ~(ca.dropped(ts["segments"]) | cb.dropped(ts["segments"]))
             for system in [s for s in sa if s in sb]:
-                _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
-                _check_rescored(metric, sb[system], run_b, ts["name"], system, m)
-                out.append(_Cell(ts["name"], m, system, metric, sa[system], sb[system], scale,
+                _check_rescored(metric, ca.statistics(metric, system, sa[system]), run_a,
+                                ts["name"], system, m)
+                _check_rescored(metric, cb.statistics(metric, system, sb[system]), run_b,
+                                ts["name"], system, m)
+                rows_a = ca.penalised(metric, system, sa[system])[kept]
+                rows_b = cb.penalised(metric, system, sb[system])[kept]
+                out.append(_Cell(ts["name"], m, system, metric, rows_a, rows_b, scale,
                                  bool(metric.higher_is_better)))
     return out
 
