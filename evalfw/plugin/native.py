@@ -1,13 +1,12 @@
-"""Optional compiled kernels: a component's C extension (counting, statistics, tokenizer
-rules), used when it was built and not switched off with ``EVALFW_NATIVE=0``. The switch is
-read on every call, so tests and users can flip it at any time; the import is tried once."""
+"""Optional compiled kernels of components: a metric's or tokenizer's C extension, used when it
+was built and not switched off (see :mod:`evalfw.kernels`, which loads every kernel and reads
+the switches)."""
 
 from __future__ import annotations
 
-import functools
-import importlib
-import os
 from types import ModuleType
+
+from evalfw import kernels
 
 __all__ = ["CompiledKernel"]
 
@@ -22,15 +21,15 @@ class CompiledKernel:
 
     @staticmethod
     def switched_off() -> bool:
-        return os.environ.get("EVALFW_NATIVE", "1") == "0"
+        return kernels.switched_off()
 
     def module(self) -> ModuleType | None:
         """The compiled module, or None (not built, or switched off)."""
-        return None if self.switched_off() else self.built()
+        return kernels.load(self.name)
 
     def built(self) -> ModuleType | None:
         """The compiled module whatever the switch says (for objects it already made)."""
-        return _import(self.name)
+        return kernels.built(self.name)
 
     def describe(self) -> str:
         if self.module() is not None:
@@ -38,11 +37,3 @@ class CompiledKernel:
         if self.switched_off():
             return f"{self.fallback} (compiled kernel switched off by EVALFW_NATIVE=0)"
         return f"{self.fallback} (compiled kernel not built)"
-
-
-@functools.cache
-def _import(name: str) -> ModuleType | None:
-    try:  # by name: a compiled module is not a module of the package's source
-        return importlib.import_module(name)
-    except ImportError:
-        return None

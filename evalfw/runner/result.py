@@ -37,9 +37,10 @@ __all__ = ["COLUMNS", "load_run", "RunResult"]
 #: the columns of :meth:`RunResult.to_pandas`, in order (the README's Notebooks section says
 #: what each holds)
 COLUMNS = ("test_set", "system", "metric", "level", "bucket", "segments", "score", "ci",
-           "lower", "upper", "baseline", "method", "trials", "delta", "delta_lower",
-           "delta_upper", "p_value", "p_adjusted", "significant", "correction", "family",
-           "family_size", "signature")
+           "lower", "upper", "baseline", "method", "primary", "unit", "trials", "delta",
+           "delta_lower", "delta_upper", "p_value", "p_adjusted", "significant", "mdd",
+           "result", "correction", "family", "family_size", "signature", "flagged",
+           "flagged_lines")
 
 #: system -> every segment's score of one metric on one test set
 SentenceScores = Callable[[str, str], dict[str, Any]]
@@ -75,12 +76,17 @@ class RunResult(dict):  # type: ignore[type-arg]
         specs = {(s["test_set"], s["metric"]): s.get("sacrebleu_signature") or s["signature"]
                  for s in self.get("specs", [])}
         segments = {t["name"]: t["segments"] for t in self.get("test_sets", [])}
+        flagged = _flags_by_system(self)
         out = []
         for r in self["results"]:
             row = dict.fromkeys(COLUMNS)
             row.update({k: r[k] for k in ("test_set", "system", "metric", "level", "score")})
             row.update(signature=specs.get((r["test_set"], r["metric"])),
                        segments=segments.get(r["test_set"]))
+            found = flagged.get((r["test_set"], r["system"]))
+            if found is not None:
+                row.update(flagged_lines={c: lines for c, lines in found.items() if lines},
+                           flagged=len(set().union(*found.values())))
             table = sig.tables.get((r["test_set"], r["metric"]))
             if table is None or r["level"] != "corpus":
                 out.append(row)
@@ -127,6 +133,13 @@ class RunResult(dict):  # type: ignore[type-arg]
         return (dict, (dict(self),))
 
 
+def _flags_by_system(record: Mapping[str, Any]) -> dict[tuple[str, str], dict[str, list[int]]]:
+    """(test set, system) -> check -> the lines it flagged (from the record's checks)."""
+    return {(entry["test_set"], item["system"]): dict(item["flags"])
+            for entry in (record.get("checks") or {}).get("test_sets", [])
+            for item in entry["systems"]}
+
+
 def _by_system(items: list[dict[str, Any]], system: str) -> dict[str, Any] | None:
     return next((i for i in items if i["system"] == system), None)
 
@@ -143,7 +156,8 @@ def _tested(row: dict[str, Any], sig: Significance, table: Mapping[str, Any], ki
         out.update({k: interval[k] for k in ("score", "ci", "lower", "upper")})
     family = next((f for f in table.get("families", ())
                    if f["kind"] == kind and f["method"] == method), None)
-    out.update(baseline=table["baseline"], method=method,
+    out.update(baseline=table["baseline"], method=method, primary=method == sig.method,
+               unit=sig.unit(table, method),
                trials=sig.settings.get("samples" if method == "bootstrap" else "ar_trials"),
                correction=sig.correction, family=sig.family,
                family_size=family["size"] if family else None)
@@ -151,21 +165,27 @@ def _tested(row: dict[str, Any], sig: Significance, table: Mapping[str, Any], ki
         out.update({k: comp.get(k) for k in ("delta", "delta_lower", "delta_upper", "p_value",
                                              "p_adjusted")})
         out["significant"] = significant(comp, sig.alpha)
+        out["mdd"] = sig.mdd(comp)
+        out["result"] = sig.verdict(comp, table["metric"], method == sig.method)
     return out
 
 
 def _bucket_rows(sig: Significance, table: Mapping[str, Any],
                  specs: Mapping[tuple[str, str], str]) -> Iterator[dict[str, Any]]:
-    """One row per bucket x system (the bucket tests use the first configured method)."""
-    method = sig.methods[0]
+    """One row per bucket x system (the bucket tests use the marking test); a bucket too
+    small to test has its scores only."""
+    method = sig.method
     for bucket in (table.get("buckets") or {}).get("results", []):
-        for interval in bucket["intervals"]:
+        scores = bucket.get("scores") or {}
+        systems = [i["system"] for i in bucket["intervals"]] or list(scores)
+        for system in systems:
+            interval = _by_system(bucket["intervals"], system)
             row = dict.fromkeys(COLUMNS)
-            row.update(test_set=table["test_set"], system=interval["system"],
+            row.update(test_set=table["test_set"], system=system, score=scores.get(system),
                        metric=table["metric"], level="corpus", bucket=bucket["label"],
                        segments=bucket["segments"],
                        signature=specs.get((table["test_set"], table["metric"])))
-            comp = next((c for c in bucket["comparisons"] if c["system"] == interval["system"]
+            comp = next((c for c in bucket["comparisons"] if c["system"] == system
                          and c["method"] == method), None)
             yield _tested(row, sig, table, "buckets", method, interval, comp)
 
@@ -174,7 +194,8 @@ def _evaluated_scores(ev: Any, test_set: str, metric: str) -> dict[str, Any]:
     """Sentence scores from a run's statistics, still in memory."""
     built = ev.metrics[(test_set, metric)]
     return {system: built.sentence_scores(stats)
-            for system, stats in ev.statistics(test_set, metric, level=None).items()}
+            for system, stats in ev.statistics(test_set, metric, level=None,
+                                               concluded=False).items()}
 
 
 def _stored_scores(stored: StoredRun, host: PluginHost | None) -> SentenceScores:

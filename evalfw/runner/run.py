@@ -20,6 +20,7 @@ from evalfw.version import __version__
 from evalfw.io.text import display_path
 from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, SEGMENTS_FORMAT, plain
 from evalfw.records.store import encode_segments, write_version
+from evalfw.runner._checks import section as checks_section
 from evalfw.runner._environment import environment, plugin_facts
 from evalfw.runner._evaluate import Evaluation, Progress, evaluate
 
@@ -103,7 +104,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         },
         "seed": cfg.seed,
         "environment": environment(host, [m.metric for m in cfg.metrics]),
-        "executor": executor.describe() if executor is not None else {"name": "serial"},
+        "executor": executor.record_entry() if executor is not None else {"name": "serial"},
         "plugins": plugin_facts(host),
         "inputs": ev.inputs,
         "test_sets": ev.test_sets,
@@ -111,6 +112,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "specs": ev.specs,
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],
+        "checks": checks_section(cfg, ev.checks, ev.flags),
         "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
@@ -209,6 +211,11 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         note = significance.planned_warning(plan, cfg) if plan else None
         if note:
             warn(progress, note)
+        costly = significance.mode_warning(plan) if plan else None
+        if costly:
+            from evalfw.errors import AntiConservativeWarning
+
+            warn(progress, costly, AntiConservativeWarning)
         st.detail = (f"{len(cfg.test_sets)} test set(s), {len(cfg.metrics)} metric(s), "
                      f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
         if executor is None:

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.errors import EvalfwError, InputError, PowerWarning, RecordError
+from evalfw.errors import (AntiConservativeWarning, EvalfwError, InputError, RecordError,
+                           ResolutionWarning)
 from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
@@ -307,6 +308,9 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     if settings and "family" not in settings:
         # written when every correction ran across the whole run: re-run it that way
         overrides.append("significance.family=run")
+    if settings and "min_bucket_size" not in settings:
+        # written when every non-empty bucket was tested: re-run it that way
+        overrides.append("significance.min_bucket_size=1")
     if host is None:
         host = PluginHost.create()
     try:
@@ -321,7 +325,8 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
             # here, serially: where the run's jobs ran changes no number; the run warned
             # already if its resamples could not reach alpha (the record says so)
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PowerWarning)
+                warnings.simplefilter("ignore", ResolutionWarning)
+                warnings.simplefilter("ignore", AntiConservativeWarning)
                 outcome = run_experiment(cfg, host=host, store=False, cache=False,
                                          executor=Serial())
     except RecordError:
@@ -342,11 +347,89 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
                         f"sha256 ({record['config']['resolved_sha256'][:12]}... -> "
                         f"{new['config']['resolved_sha256'][:12]}...)")
     compare_results(record, new, verdict)
+    verdict.problems.extend(compare_checks(record, new))
     compare_segments(stored, old_arrays, outcome, verdict)
     verdict.problems.extend(compare_significance(record, new))
     # versions explain moved numbers; when nothing moved they are only worth a note
     (verdict.problems if verdict.problems else verdict.notes).extend(versions)
+    why = python_sum_note(record, new)
+    if verdict.problems and why:
+        verdict.notes.append(why)
     return verdict
+
+
+def python_sum_note(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """Why the numbers of a run made on one side of Python 3.12 move on the other, or None.
+
+    From 3.12 on, ``sum()`` of floats compensates rounding (earlier Pythons add left to right).
+    sacreBLEU sums BLEU's log precisions with ``sum()``, so its BLEU differs in the last bits
+    between the two, and evalfw's BLEU, exact with sacreBLEU on the Python it runs on, too."""
+    versions = [rec["environment"].get("python") or "" for rec in (old, new)]
+
+    def compensated(version: str) -> bool:
+        parts = version.split(".")
+        return len(parts) >= 2 and (int(parts[0]), int(parts[1])) >= (3, 12)
+
+    if not all(versions) or compensated(versions[0]) == compensated(versions[1]):
+        return None
+    return (f"the run used Python {versions[0]} and this check Python {versions[1]}: from "
+            "3.12 on sum() of floats compensates rounding, so sacreBLEU's BLEU, which evalfw's "
+            "reproduces on each Python, can differ in the last bits; verify with Python "
+            f"{versions[0]} to reproduce the record bit for bit")
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def _lines_text(lines: Iterable[int]) -> str:
+    shown = sorted(lines)
+    text = ", ".join(map(str, shown[:8]))
+    return text + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+
+
+def compare_checks(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The recorded output checks against the re-run's: ``on_flag``, each check's definition
+    and every line each check flagged in each system (a record written before checks existed
+    has none to compare)."""
+    a, b = old.get("checks"), new.get("checks")
+    if a is None:
+        return []
+    if b is None:
+        return ["checks: recorded but not run again"]
+    out = []
+    if a.get("on_flag") != b.get("on_flag"):
+        out.append(f"checks: on_flag {a.get('on_flag')!r} -> {b.get('on_flag')!r}")
+    defs = {d["name"]: d for d in b.get("definitions", [])}
+    for d in a.get("definitions", []):
+        other = defs.pop(d["name"], None)
+        if other is None:
+            out.append(f"check '{d['name']}' is no longer run")
+        elif other != d:
+            changed = [f"{k} {d.get(k)!r} -> {other.get(k)!r}" for k in sorted({*d, *other})
+                       if d.get(k) != other.get(k)]
+            out.append(f"check '{d['name']}' is defined differently now: {'; '.join(changed)}")
+    out += [f"check '{name}' is run now but not recorded" for name in defs]
+    now = {(t["test_set"], s["system"], c): set(found) for t in b.get("test_sets", [])
+           for s in t["systems"] for c, found in s["flags"].items()}
+    for t in a.get("test_sets", []):
+        for s in t["systems"]:
+            for c, found in s["flags"].items():
+                key = (t["test_set"], s["system"], c)
+                other = now.pop(key, None)
+                where = f"checks: {key[0]} / {key[1]} / {c}"
+                if other is None:
+                    out.append(f"{where}: recorded but not checked again")
+                elif other != set(found):
+                    gone, added = set(found) - other, other - set(found)
+                    out.append(f"{where}: flagged lines differ"
+                               + (f"; no longer flagged: {_lines_text(gone)}" if gone else "")
+                               + (f"; flagged now: {_lines_text(added)}" if added else ""))
+    out += [f"checks: {k[0]} / {k[1]} / {k[2]}: checked now but not recorded" for k in now]
+    excluded_a = {t["test_set"]: t.get("excluded") for t in a.get("test_sets", [])}
+    for t in b.get("test_sets", []):
+        if t["test_set"] in excluded_a and excluded_a[t["test_set"]] != t.get("excluded"):
+            out.append(f"checks: {t['test_set']}: excluded lines differ")
+    return out
 
 
 # ----------------------------------------------------------------------------- significance
@@ -372,17 +455,34 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
              "settings": {k: v for k, v in b.get("settings", {}).items()
                           if k != "drilldown_metric"}}
     if "family" not in a.get("settings", {}):
-        # written before families and power limits were recorded: the re-run corrected
+        # written before families and resolution limits were recorded: the re-run corrected
         # across the run as that record did, and only what it recorded is compared
         b = {**{k: v for k, v in b.items() if k in a},
              "settings": {k: v for k, v in b.get("settings", {}).items() if k != "family"},
              "tables": [{k: v for k, v in t.items() if k != "families"}
                         for t in b.get("tables") or []]}
+    if "min_bucket_size" not in a.get("settings", {}):
+        # written before units, detectable differences and bucket minimums were recorded:
+        # the numbers it holds are compared, the fields added since are not
+        b = recorded_only(a, b)
     return significance_differences(a, b)
 
 
+def recorded_only(old: Any, new: Any) -> Any:
+    """``new`` without the dictionary keys ``old`` does not have, at every depth (lists of
+    the same length compared item by item); where ``old`` holds None (a number it did not
+    compute, such as the difference's interval of an approximate randomization) ``new``'s
+    value is not compared either."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        return {k: None if old[k] is None else recorded_only(old[k], v)
+                for k, v in new.items() if k in old}
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [recorded_only(a, b) for a, b in zip(old, new)]
+    return new
+
+
 __all__ = [
-    "check_inputs", "check_metric_files", "compare_environment", "compare_results",
-    "compare_sections",
+    "check_inputs", "check_metric_files", "compare_checks", "compare_environment",
+    "compare_results", "python_sum_note", "compare_sections",
     "compare_segments", "compare_significance", "compare_specs", "LABEL_FIELDS", "Verdict", "verify", "verify_stored",
 ]

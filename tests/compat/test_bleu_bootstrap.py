@@ -1,7 +1,8 @@
 """The drop-in BLEU's bootstrap (``-ci`` and ``--paired-bs``, drawn by
 :mod:`evalfw.analysis.sacrebleu_mode`) against sacreBLEU 2.6.0's own ``_bootstrap_resample``,
 ``corpus_score(n_bootstrap=...)`` and ``PairedTest``: random statistics and corpora, every
-smoothing with and without a value, effective order, several seeds."""
+smoothing with and without a value, effective order, several seeds. sacreBLEU's float32
+arithmetic follows numpy 2's promotion rules, which these bit-for-bit tests need."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from sacrebleu.significance import PairedTest, _bootstrap_resample
 from evalfw.analysis.resampling import columns
 from evalfw.analysis.sacrebleu_mode import bootstrap_scores
 from evalfw.compat.sacrebleu import BLEU
+from tests.support.pythons import needs_nep50
 
 pytestmark = pytest.mark.parity
 
@@ -40,6 +42,7 @@ def _random_rows(rng: random.Random) -> list[list[int]]:
     return rows
 
 
+@needs_nep50
 def test_resampled_scores_equal_sacrebleus_bootstrap_resample(monkeypatch) -> None:
     rng = random.Random(20261127)
     for case in range(150):
@@ -67,6 +70,7 @@ def _corpus(rng: random.Random) -> tuple[list[list[str]], list[list[str]]]:
     return refs, systems
 
 
+@needs_nep50
 def test_confidence_equals_sacrebleus_corpus_score(monkeypatch) -> None:
     rng = random.Random(5)
     for case in range(60):
@@ -86,6 +90,7 @@ def test_confidence_equals_sacrebleus_corpus_score(monkeypatch) -> None:
             assert str(got) == str(expected)
 
 
+@needs_nep50
 def test_paired_bootstrap_equals_sacrebleus_paired_test(monkeypatch) -> None:
     from evalfw.compat.sacrebleu._paired import paired_test
 
@@ -98,10 +103,10 @@ def test_paired_bootstrap_equals_sacrebleus_paired_test(monkeypatch) -> None:
         monkeypatch.setenv("SACREBLEU_SEED", seed)
         n = rng.randint(1, 120)
         ours = BLEU(references=refs, force=True, **options)
-        signatures, columns = paired_test(named, {"BLEU": ours}, "bs", n, 1)
+        signatures, ours_columns = paired_test(named, {"BLEU": ours}, "bs", n, 1)
         sigs, scores = PairedTest(named, {"BLEU": SacreBLEU(references=refs, **options)},
                                   None, test_type="bs", n_samples=n)()
-        got = [(c.score, c.p_value, c.mean, c.ci) for c in columns["BLEU"]]
+        got = [(c.score, c.p_value, c.mean, c.ci) for c in ours_columns["BLEU"]]
         assert got == [(r.score, r.p_value, r.mean, r.ci) for r in scores["BLEU"]], \
             (case, options, seed)
         assert signatures["BLEU"].format() == sigs["BLEU"].format()

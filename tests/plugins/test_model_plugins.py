@@ -1,7 +1,7 @@
 """The model plugins (``plugins/evalfw-comet``, ``plugins/evalfw-embed``) pass their own tests
 in their own virtualenv: torch, unbabel-comet and sentence-transformers (about 1.4 GB, with
 pins of their own: numpy<2, transformers<5, ...) stay out of evalfw's environment. ``.ci/run``
-builds that virtualenv (``.venv-models``, or ``$EVALFW_MODELS_VENV``); without it this test
+builds that virtualenv (``$EVALFW_MODELS_VENV``, else ``.venv-models``); without it this test
 skips, saying how to build it, except in CI, where a missing virtualenv is a failure."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def test_model_plugins_pass_their_own_tests() -> None:
     python = VENV / "bin" / "python"
     if not python.is_file():
         message = (f"no model-plugin virtualenv at {VENV}: `bash .ci/run` builds it from "
-                   ".ci/models-requirements.txt (about 1.4 GB)")
+                   "the README's install lines for evalfw-comet and evalfw-embed (about 1.4 GB)")
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
