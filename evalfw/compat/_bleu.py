@@ -13,6 +13,7 @@ sacreBLEU. One deliberate difference: a hypothesis/reference count mismatch rais
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +28,7 @@ from evalfw.metrics.bleu.sentence import SentenceScorer
 from evalfw.metrics.bleu.spec import resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.bleu.text import verbose_text
+from evalfw.tokenizers._spm_models import NoSentencePiece
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu"]
@@ -34,6 +36,11 @@ __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu
 TOKENIZER_DEFAULT = "13a"
 TOKENIZER_BY_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+#: sacreBLEU's words when ``tokenize="spm"`` (its TokenizerSPM logs them as it is built)
+SPM_RENAMED = "Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future."
+#: sacreBLEU's ImportError when a SentencePiece tokenizer has no ``sentencepiece`` package
+SPM_MISSING = ("\n\nPlease install the sentencepiece library for SPM tokenization:"
+               "\n\n  pip install sentencepiece ")
 SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1,
                                                    "exp": None}
 
@@ -49,11 +56,7 @@ class BLEUScore(SacreScore):
 
     def __init__(self, score: float, counts: list[Any], totals: list[Any],
                  precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
-        # SacreScore's fields set here: one object per call in sentence-score loops
-        self.name = "BLEU"
-        self.score = score
-        self._mean: Any = -1.0
-        self._ci: Any = -1.0
+        super().__init__("BLEU", score)
         self.bp = bp
         self.counts = counts
         self.totals = totals
@@ -112,9 +115,16 @@ class BLEU(SacreMetric):
         smoothing: dict[str, Any] = {"name": smooth_method}
         if SMOOTH_DEFAULTS[smooth_method] is not None and smooth_value is not None:
             smoothing["value"] = smooth_value
-        self._spec = resolve_spec(_host(), preset="sacrebleu", tokenizer=tokenize,
-                                  smoothing=smoothing, max_order=max_ngram_order,
-                                  lowercase=lowercase, effective_order=effective_order)
+        if tokenize == "spm":
+            warn(SPM_RENAMED)
+        with warnings.catch_warnings():  # the engine's own words for it: sacreBLEU's are above
+            warnings.filterwarnings("ignore", "tokenizer 'spm'", FutureWarning)
+            try:
+                self._spec = resolve_spec(_host(), preset="sacrebleu", tokenizer=tokenize,
+                                          smoothing=smoothing, max_order=max_ngram_order,
+                                          lowercase=lowercase, effective_order=effective_order)
+            except NoSentencePiece:
+                raise ImportError(SPM_MISSING) from None
         self._metric = Bleu(self._spec)
         self.tokenizer_signature = self._spec.tokenizer.sacrebleu_signature()
         self._sentences = SentenceScorer(self._spec)

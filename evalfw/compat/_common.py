@@ -220,8 +220,7 @@ class SacreMetric:
         prefix = type(self).__name__
         if not isinstance(hypothesis, str):
             raise TypeError(f"{prefix}: The argument `hyp` should be a string.")
-        if type(references) is not list and (  # the ABC's check for other sequences only
-                isinstance(references, str) or not isinstance(references, Sequence)):
+        if isinstance(references, str) or not isinstance(references, Sequence):
             raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError(f"{prefix}: Each element of `refs` should be a string.")

@@ -10,8 +10,7 @@ Test sets (``-t`` and friends) go through sacreBLEU's own dataset code (``evalfw
 
 Differences: ``--paired-bs`` with JSON output prints valid JSON for chrF and TER, where
 sacreBLEU 2.6.0 crashes; ``-h`` is evalfw's own help text; ``-j`` runs the tests in this
-process (the numbers do not change); the SentencePiece tokenizers (``spm``, ``flores101``,
-``flores200``, ``spBLEU-1K``) are not available.
+process (the numbers do not change).
 """
 
 from __future__ import annotations
