@@ -1,5 +1,6 @@
 """The public modules hand out their names lazily at run time and show them to type checkers:
-``__all__`` lists exactly the names imported under ``TYPE_CHECKING`` (or declared there), each
+``__all__`` lists exactly the names imported under ``TYPE_CHECKING`` (or declared there, or
+imported by the module's stub ``__init__.pyi``), each
 resolves at run time to the object the type checker sees, and ``import evalfw`` imports none of
 the package's modules."""
 
@@ -17,17 +18,21 @@ PUBLIC = ["evalfw", "evalfw.compat.sacrebleu", "evalfw.compat.sacrebleu.metrics"
 
 
 def _type_checking_names(module: str) -> dict[str, tuple[str, str] | None]:
-    """Name -> (module, attribute) imported under ``if TYPE_CHECKING:`` (None: declared)."""
+    """Name -> (module, attribute) imported under ``if TYPE_CHECKING:`` or by the module's stub
+    (None: declared)."""
     path = Path(importlib.import_module(module).__file__ or "")
+    stub = path.with_suffix(".pyi")
     out: dict[str, tuple[str, str] | None] = {}
-    for node in ast.parse(path.read_text("utf-8")).body:
-        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
-            for item in node.body:
-                if isinstance(item, ast.ImportFrom) and item.module:
-                    for alias in item.names:
-                        out[alias.asname or alias.name] = (item.module, alias.name)
-                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                    out[item.target.id] = None
+    tree = ast.parse((stub if stub.is_file() else path).read_text("utf-8"))
+    blocks = [tree.body] if stub.is_file() else [
+        node.body for node in tree.body
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"]
+    for item in (item for body in blocks for item in body):
+        if isinstance(item, ast.ImportFrom) and item.module:
+            for alias in item.names:
+                out[alias.asname or alias.name] = (item.module, alias.name)
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            out[item.target.id] = None
     return out
 
 
