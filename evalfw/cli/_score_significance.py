@@ -16,8 +16,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from evalfw.compat.sacrebleu import _text as st
 from evalfw.cli._options import write_json
+from evalfw.compat.sacrebleu import _text as st
 from evalfw.errors import ConfigError
 from evalfw.limits import LIMITS
 

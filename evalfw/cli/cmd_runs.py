@@ -6,8 +6,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, add_width, host_for,
-                                 write_json)
+from evalfw.cli._options import (
+    add_format,
+    add_plugins_dir,
+    add_runs_dir,
+    add_width,
+    host_for,
+    write_json,
+)
 
 HELP = "list stored run versions (time, config and input hashes, headline scores); prune them"
 EPILOG = """examples:
@@ -80,7 +86,6 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.cli import _runs_table
     from evalfw.cli._options import terminal_width
     from evalfw.records.load import list_runs
-
     from evalfw.runner.recorded import judged
 
     host = host_for(args)

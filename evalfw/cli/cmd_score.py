@@ -107,10 +107,9 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from evalfw.cli import _score_inputs as inputs
     from evalfw.cli._options import host_for
     from evalfw.io.text import check_same_length, read_segments
-
-    from evalfw.cli import _score_inputs as inputs
 
     if args.echo:
         return inputs.echo(args)
@@ -244,9 +243,8 @@ def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any
           segment: int | None = None) -> str:
     """The text line of one result; its JSON object goes to ``out`` ("name" is the system,
     as in the paired tests' output)."""
-    from evalfw.cli._score_significance import signature, width
-
     from evalfw.cli._score_inputs import recorded
+    from evalfw.cli._score_significance import signature, width
 
     obj = {**res.to_json(), "name": name, "metric": res.name, **recorded(args)}
     if segment is not None:

@@ -179,7 +179,7 @@ class _Builder:
         try:
             value = self.scalars.construct_object(node)
         except ValueError as exc:
-            raise self.fail(node, path, f"{node.value[:40]!r} is not a valid number ({exc})")
+            raise self.fail(node, path, f"{node.value[:40]!r} is not a valid number ({exc})") from None
         if isinstance(value, float) and not math.isfinite(value):
             raise self.fail(node, path, f"{node.value!r} is not a finite number")
         return value

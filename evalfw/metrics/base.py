@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.flags import MetricFlag
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 #: statistics columns: int64 for counts (sums are exact), float64 allowed
 STATISTICS_DTYPES = ("int64", "float64")

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError, PluginError
-from evalfw.metrics.base import SegmentContext
 from evalfw.metrics._returns import Refused
+from evalfw.metrics.base import SegmentContext
 from evalfw.metrics.boundary import BoundaryError, refused
 
 if TYPE_CHECKING:

@@ -9,7 +9,14 @@ import pytest
 
 from evalfw.analysis import bucketed_analysis, confidence_intervals, paired_test  # noqa: E402
 from evalfw.analysis.bucketers import (  # noqa: E402
-    TARGET_BUCKETS, HypLength, Label, RefLength, data_edges, edge_labels, round_number)
+    TARGET_BUCKETS,
+    HypLength,
+    Label,
+    RefLength,
+    data_edges,
+    edge_labels,
+    round_number,
+)
 from evalfw.analysis.bucketing import Bucketer
 from evalfw.analysis.buckets import assign  # noqa: E402
 from evalfw.errors import ConfigError, PluginError  # noqa: E402

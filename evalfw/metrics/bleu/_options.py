@@ -25,8 +25,8 @@ from evalfw.plugin.choices import (
 )
 
 if TYPE_CHECKING:
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 #: a component chosen by name, or as {name: ..., <options>}
 _COMPONENT: dict[str, Any] = {

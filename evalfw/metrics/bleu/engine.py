@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from evalfw.errors import EvalfwError, InputError, PluginError
+from evalfw.metrics.bleu.components import Counts, Smoothed
 from evalfw.metrics.bleu.counting.kernel_stats import KernelStats, kernel_sums
 from evalfw.metrics.bleu.result import BleuScore
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.tokenizers.base import gc_paused, supports_joined
-from evalfw.metrics.bleu.components import Counts, Smoothed
 from evalfw.plugin.component import Component
-from evalfw.errors import EvalfwError, InputError, PluginError
+from evalfw.tokenizers.base import gc_paused, supports_joined
 
 if TYPE_CHECKING:
     import numpy as np

@@ -19,11 +19,15 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.metrics.base import Metric, SegmentLengths
-from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu import _rows as fast
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu._options import (
+    OPTIONS_SCHEMA,
+    check_components,
+    config_schema,
+    parse_weights,
+)
 from evalfw.metrics.bleu.components import Counts
-from evalfw.metrics.bleu._options import (OPTIONS_SCHEMA, check_components, config_schema,
-                                          parse_weights)
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.flags import MetricFlag
@@ -33,8 +37,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.bleu.result import BleuScore
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 
 class Bleu(Metric):

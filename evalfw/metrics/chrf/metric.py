@@ -26,8 +26,8 @@ from evalfw.metrics.flags import MetricFlag
 from evalfw.version import __version__
 
 if TYPE_CHECKING:
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 OPTIONS_SCHEMA: Mapping[str, Any] = {
     "type": "object",

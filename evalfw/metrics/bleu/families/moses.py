@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from evalfw.metrics.bleu.families.sacrebleu import log_floor
 from evalfw.metrics.bleu.components import Counts, Mean, Smoothed
+from evalfw.metrics.bleu.families.sacrebleu import log_floor
 from evalfw.plugin import hookimpl
 
 

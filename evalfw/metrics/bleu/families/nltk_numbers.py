@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from evalfw.metrics.bleu.components import Counts, Precision
 from evalfw.errors import PluginError
+from evalfw.metrics.bleu.components import Counts, Precision
 
 #: Before 3.12, Fraction accepts the private ``_normalize`` flag, and NLTK uses it to keep the
 #: unreduced pair internally; its ``==`` with ints then compares the raw pair. Doing the same
