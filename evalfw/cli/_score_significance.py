@@ -86,7 +86,8 @@ def width(args: argparse.Namespace, res: Any) -> int:
 def signature(res: Any) -> str:
     """The signature a result is printed with: sacreBLEU's when the metric reproduces it,
     else evalfw's without the metric's name."""
-    return res.sacrebleu_signature or res.signature.removeprefix(f"{res.name}|")
+    text: str = res.sacrebleu_signature or res.signature.removeprefix(f"{res.name}|")
+    return text
 
 
 def _verbose(res: Any) -> str:

@@ -106,7 +106,7 @@ def execute(args: argparse.Namespace) -> int:
         for note in outcome.evaluation.cache_notes:  # once each: the run went on without it
             sys.stderr.write(f"evalfw: warning: {note}\n")
     write(render(outcome.host, args.format, record))
-    if not args.quiet:
+    if not args.quiet and outcome.path is not None:  # run_experiment stores by default
         # normpath only tidies "configs/../runs" for the message; the store never uses it
         sys.stderr.write(f"evalfw: stored {os.path.normpath(outcome.path)}\n")
         for note in outcome.notes:

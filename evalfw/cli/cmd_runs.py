@@ -29,7 +29,7 @@ differ here), TEST SETS, HEADLINE (per test set, the best system by the first me
 """
 
 
-class _AnyWord(dict):  # type: ignore[type-arg]
+class _AnyWord(dict[str, argparse.ArgumentParser]):
     """Choices that accept every word: argparse checks a sub-command's name against its
     choices before the action sees it, and here a non-action word is an experiment."""
 
@@ -37,7 +37,7 @@ class _AnyWord(dict):  # type: ignore[type-arg]
         return True
 
 
-class _ActionOrExperiment(argparse._SubParsersAction):  # type: ignore[type-arg]
+class _ActionOrExperiment(argparse._SubParsersAction):
     """``runs prune ...`` runs the action; any other word is the experiment to list, so
     ``evalfw runs wmt`` keeps its meaning."""
 

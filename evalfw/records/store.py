@@ -144,7 +144,7 @@ def write_version(output_dir: Path, experiment: str, record: dict[str, Any],
             _write(tmp / RECORD_FILE, dumps(record).encode("utf-8") + b"\n")
             for name, text in (extras(record) if extras else {}).items():
                 _write(tmp / name, text.encode("utf-8"))
-            final = exp_dir / record["version"]
+            final: Path = exp_dir / record["version"]
             try:
                 os.rename(tmp, final)
             except OSError as exc:

@@ -19,7 +19,7 @@ from evalfw.reports.base import Reporter
 if TYPE_CHECKING:
     from evalfw.reports._grid import Grid
 
-_DECIMALS = {
+_DECIMALS: dict[str, Any] = {
     "type": "object",
     "properties": {"decimals": {
         "description": "digits after the point; default 2 for 0-100 scores and 4 for 0-1",

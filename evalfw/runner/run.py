@@ -116,7 +116,8 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
-    return plain(record)
+    stored: dict[str, Any] = plain(record)
+    return stored
 
 
 def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict[str, Any]:

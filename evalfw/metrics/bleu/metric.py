@@ -123,7 +123,7 @@ class Bleu(Metric):
         for component in self.spec.components().values():
             component.load_files()
 
-    def references_key(self) -> Hashable:
+    def references_key(self) -> tuple[Hashable, ...]:
         return (self.spec.tokenizer.describe(), self.spec.lowercase,
                 self.spec.counter.describe(), self.spec.count_orders)
 
@@ -250,7 +250,8 @@ class Bleu(Metric):
         return SegmentStats(statistics[:, 0], statistics[:, 1:2], statistics[:, 2:2 + width],
                             statistics[:, 2 + width:]), statistics[:, 1]
 
-    def _rows_fast(self, statistics: np.ndarray) -> Any:
+    def _rows_fast(self, statistics: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         if not fast.supports(self.spec):
             return None
         n, width = self.spec.max_order, self.spec.count_orders

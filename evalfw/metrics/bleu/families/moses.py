@@ -18,7 +18,7 @@ from evalfw.plugin import hookimpl
 class MultiBleuMean(Mean):
     name = "multi-bleu"
     scale = 1
-    score_scale = 100  # type: ignore[assignment]  # multi-bleu.perl prints 100 * BLEU
+    score_scale = 100  # multi-bleu.perl prints 100 * BLEU
     description = "Moses multi-bleu.perl: mean of floored logs of plain precisions, times 100"
 
     def combine(
