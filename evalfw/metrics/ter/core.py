@@ -62,7 +62,7 @@ class PreparedReferences(namedtuple("PreparedReferences",
         return len(self.first) - 1
 
     @property
-    def counts(self) -> array:  # type: ignore[type-arg]
+    def counts(self) -> array[int]:
         """References per segment (``array("q")``)."""
         first = self.first
         return array("q", [first[i + 1] - first[i] for i in range(len(first) - 1)])
@@ -102,7 +102,7 @@ def prepare(references: Sequence[Sequence[str | None]],
 
 
 def hypothesis_ids(hypotheses: Sequence[str], prepared: PreparedReferences
-                   ) -> tuple[array, array]:  # type: ignore[type-arg]
+                   ) -> tuple[array[int], array[int]]:
     tokens = tokenizer(*prepared.options)
     get = prepared.vocab.get
     ids = array("i")
@@ -176,12 +176,12 @@ def scores_of(edits: np.ndarray, length: np.ndarray) -> np.ndarray:
     return 100 * ratio
 
 
-def float32_value(sums: Sequence[Any]) -> Any:
+def float32_value(sums: np.ndarray | Sequence[Any]) -> Any:
     """The score sacreBLEU's bootstrap computes from float32 column sums, of its type:
     :func:`score_of` on numpy float32 scalars (with numpy 2 the division and the scaling by 100
     stay in float32, while the fallbacks for empty references are Python floats)."""
     import numpy as np
-    return score_of(np.float32(sums[0]), np.float32(sums[1]))
+    return score_of(np.float32(sums[0]), np.float32(sums[1]))  # type: ignore[arg-type]
 
 
 __all__ = ["DEFAULTS", "describe", "float32_value", "kernel", "option_key", "prepare",
