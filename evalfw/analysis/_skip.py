@@ -35,5 +35,5 @@ def skip_bools(bits: np.random.PCG64, count: int) -> None:
         bits.advance(-(-draws // 2) - 1)
         high = int(bits.random_raw()) >> 32
         state = bits.state
-        state.update(has_uint32=draws % 2, uinteger=high)
+        state["has_uint32"], state["uinteger"] = draws % 2, high
     bits.state = state

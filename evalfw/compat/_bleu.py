@@ -92,6 +92,7 @@ class BLEU(SacreMetric):
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
     TOKENIZER_DEFAULT = TOKENIZER_DEFAULT
+    _metric: Bleu
 
     def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = None,
                  smooth_method: str = "exp", smooth_value: float | None = None,
@@ -163,7 +164,8 @@ class BLEU(SacreMetric):
         self._check_sentence_args(hypothesis, references)
         found = self._sentences.fields(hypothesis, references)
         if found is None:  # the general path computes the same numbers
-            return super().sentence_score(hypothesis, references)
+            general: BLEUScore = super().sentence_score(hypothesis, references)
+            return general
         score, matches, totals, precisions, bp, hyp_len, ref_len, self.num_refs = found
         return BLEUScore(score, list(matches), list(totals), list(precisions), bp, hyp_len,
                          ref_len)

@@ -13,7 +13,7 @@ import json
 import logging
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
     import numpy as np
@@ -122,7 +122,7 @@ class SacreSignature:
     __repr__ = __str__
 
     @classmethod
-    def of(cls, metric: Any, **fields: Any) -> SacreSignature:
+    def of(cls, metric: Any, **fields: Any) -> Self:
         """sacreBLEU's ``get_signature()`` of a drop-in metric object: its references counted
         (``nrefs``, ``var`` when they vary), resampling settings, then the metric's own
         ``fields`` and sacreBLEU's version last."""

@@ -75,7 +75,8 @@ def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     """sacreBLEU's ``corpus_ter`` compat function."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references)
+    score: TERScore = metric.corpus_score(hypotheses, references)
+    return score
 
 
 def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = False,
@@ -84,4 +85,5 @@ def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = 
     """sacreBLEU's ``sentence_ter`` compat function."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)
+    score: TERScore = metric.sentence_score(hypothesis, references)
+    return score

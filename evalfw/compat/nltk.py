@@ -12,7 +12,7 @@ characters, as in NLTK.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from evalfw.metrics.bleu.components import Counts, Smoothed
@@ -45,17 +45,17 @@ _LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the
 Tokens = Sequence[Hashable]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _counter() -> Clipped:
     return Clipped(total_floor=1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _penalty() -> Closest:
     return Closest(formula="nltk")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _mean(auto_reweigh: bool) -> NltkMean:
     return NltkMean(auto_reweigh=auto_reweigh)
 

@@ -99,7 +99,8 @@ class TokenizerIntl(JoinedTokenizer):
     def _exact(self, line: str) -> list[str]:
         native = compiled()
         if native is not None:
-            return native.rules(line, runs(line), True).split()
+            tokens: list[str] = native.rules(line, runs(line), True).split()
+            return tokens
         return exact(line.rstrip()).split()
 
 

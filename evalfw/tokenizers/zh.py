@@ -104,7 +104,7 @@ def _space_out_vectorized(text: str) -> str:
     # character i moves right by two spaces per earlier Chinese character, plus its own
     # leading space: i + 2 * (hits up to and including i) - hit[i]
     shift = np.cumsum(step, dtype=index)
-    where = np.arange(len(code), dtype=index)
+    where: np.ndarray = np.arange(len(code), dtype=index)
     where += shift
     where += shift
     where -= step

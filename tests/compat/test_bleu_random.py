@@ -31,7 +31,7 @@ def fields(score) -> tuple:
 
 def test_corpus_and_sentence_scores_equal_sacrebleu() -> None:
     rng = random.Random(20261127)
-    for case in range(40):
+    for _ in range(40):
         method = rng.choice(["exp", "floor", "add-k", "none"])
         options = {"tokenize": rng.choice(["13a", "intl", "zh", "char", "none"]),
                    "smooth_method": method, "lowercase": rng.random() < 0.3,

@@ -39,7 +39,7 @@ def random_options(rng: random.Random) -> dict:
 def test_equals_sacrebleu_per_call() -> None:
     rng = random.Random(20261127)
     calls = 0
-    for case in range(50):
+    for _ in range(50):
         options = random_options(rng)
         ours, theirs = CHRF(**options), SacreCHRF(**options)
         segments = []

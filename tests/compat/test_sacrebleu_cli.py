@@ -21,8 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.pythons import needs_nep50
-from tests.support.sacrebleu_cli import (
-    Outcome, assert_same, run_dropin, run_dropin_process, run_sacrebleu)
+from tests.support.sacrebleu_cli import Outcome, assert_same, run_dropin, run_dropin_process, run_sacrebleu
 
 pytestmark = pytest.mark.parity
 

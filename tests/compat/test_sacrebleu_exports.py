@@ -55,8 +55,10 @@ def test_the_package_exports_all_sixteen_names_and_metrics():
 
 
 def test_same_objects_whichever_way_they_are_imported():
-    from evalfw.compat.sacrebleu import CHRF, TER, BLEU, BLEUScore
-    from evalfw.compat.sacrebleu.metrics import BLEU as B, CHRF as C, TER as T
+    from evalfw.compat.sacrebleu import BLEU, CHRF, TER, BLEUScore
+    from evalfw.compat.sacrebleu.metrics import BLEU as B
+    from evalfw.compat.sacrebleu.metrics import CHRF as C
+    from evalfw.compat.sacrebleu.metrics import TER as T
     from evalfw.compat.sacrebleu.metrics.bleu import BLEUScore as BS
 
     assert (BLEU, CHRF, TER, BLEUScore) == (B, C, T, BS)

@@ -27,7 +27,7 @@ def line(rng: random.Random) -> str:
 def test_equals_sacrebleu_per_call() -> None:
     rng = random.Random(20261125)
     calls = 0
-    for case in range(60):
+    for _ in range(60):
         options = {"tokenize": rng.choice(["13a", "intl", "zh", "char", "none"]),
                    "smooth_method": rng.choice(["exp", "floor", "add-k", "none"]),
                    "effective_order": rng.random() < 0.7, "lowercase": rng.random() < 0.3,

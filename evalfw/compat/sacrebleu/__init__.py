@@ -8,8 +8,8 @@ fields, signatures and ``str()``. Every name sacreBLEU exports for its metrics i
 ``BLEU``, ``CHRF``, ``TER``, their ``...Score`` and ``...Signature`` classes, ``corpus_*``,
 ``sentence_*``, ``raw_corpus_bleu`` and ``METRICS``.
 
-numpy is imported only when a computation needs it. The command line is ``evalfw-sacrebleu`` (or ``python -m evalfw.compat.sacrebleu``),
-see :mod:`evalfw.compat.sacrebleu._cli`.
+numpy is imported only when a computation needs it. The command line is ``evalfw-sacrebleu``
+(or ``python -m evalfw.compat.sacrebleu``), see :mod:`evalfw.compat.sacrebleu._cli`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from evalfw.compat._bleu import (
 from evalfw.compat._chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
 from evalfw.compat._ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
 from evalfw.compat.sacrebleu.metrics import METRICS
-from evalfw.metrics.bleu.text import SACREBLEU_VERSION as __version__
+from evalfw.metrics.bleu.text import SACREBLEU_VERSION as __version__  # noqa: F401
 
 __all__ = [
     "BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",

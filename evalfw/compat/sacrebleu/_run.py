@@ -50,6 +50,7 @@ def _check_arguments(args: Any, paired: bool, console: Console) -> Any:
     if args.echo:
         if args.langpair is None or args.test_set is None:
             raise Stop(1, "--echo requires a test set (--t) and a language pair (-l)")
+        assert data is not None  # read above for the test set
         data.echo(args.test_set, args.langpair, args.echo, args.origlang, args.subset)
         raise Stop(0)
     if args.origlang is not None or args.subset is not None:

@@ -20,7 +20,7 @@ what is cached never changes a number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from evalfw.metrics.bleu.components import Counts
@@ -50,8 +50,13 @@ def _closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return min(ref_lens, key=lambda r: abs(r - hyp_len))
 
 
+def _shortest(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    return min(ref_lens)
+
+
 #: the reference-length rules the kernel knows, for one segment
-_RULES = {"closest": _closest, "closest-first": _closest_first, "shortest": min}
+_RULES: dict[str, Callable[[int, Sequence[int]], int]] = {
+    "closest": _closest, "closest-first": _closest_first, "shortest": _shortest}
 
 
 def _compiled_formula(spec: BleuSpec) -> tuple[bool, bool] | None:
@@ -81,7 +86,7 @@ class SentenceScorer:
                   and spec.smoothing.needs_orders == 0 and rule in _RULES)
         self._count = k.sentence if usable else None  # type: ignore[union-attr]
         self._index = k.Index if usable else None  # type: ignore[union-attr]
-        self._choose = _RULES.get(rule or "")
+        self._choose = _RULES.get(rule or "", _closest)  # used only when usable
         self._chars = spec.tokenizer.joined_unit == "char"
         self._joiner = spec.tokenizer.line_joiner() if usable else None
         self._indexes: dict[tuple[str, ...], tuple[Any, tuple[int, ...]] | None] = {}
@@ -156,7 +161,7 @@ class SentenceScorer:
                 return None
         hyp_len, ref_lens, matches = found
         totals = tuple(max(hyp_len - n, 0) for n in range(self.spec.max_order))
-        return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))  # type: ignore[misc]
+        return Counts(matches, totals, hyp_len, self._choose(hyp_len, ref_lens))
 
     def _indexed(self, hyp: str, refs: tuple[str, ...]
                  ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:

@@ -30,7 +30,7 @@ CACHE_CONFIGS = 16
 
 #: per options, (hypothesis, *references) -> (score, references counted)
 _SEEN: dict[tuple[core.ChrfConfig, tuple[type, ...]],
-            dict[tuple[str, ...], tuple[float, int]]] = {}
+            dict[tuple[str | None, ...], tuple[float, int]]] = {}
 
 
 def plain_config(config: core.ChrfConfig) -> bool:
