@@ -9,7 +9,6 @@ and skipped; commands that do not need it keep working.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 import os
 import sys
@@ -30,6 +29,8 @@ from evalfw.plugin.choices import schema_problem
 from evalfw.plugin.component import Component, name_problem
 
 if TYPE_CHECKING:
+    import importlib.metadata
+
     from evalfw.metrics.base import Metric
 
 #: the built-in plugin modules, registered first and through the same hooks as any plugin
@@ -58,6 +59,8 @@ ENV_NO_AUTOLOAD = "EVALFW_DISABLE_PLUGIN_AUTOLOAD"
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
     """Entry points of group ``evalfw`` sorted by (distribution, name): the load order."""
+    import importlib.metadata  # a large package (email, zipfile): only hosts that autoload
+
     found = importlib.metadata.entry_points(group=PROJECT)
     return sorted(found, key=lambda ep: (ep.dist.name if ep.dist else "", ep.name))
 

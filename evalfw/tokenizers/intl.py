@@ -21,11 +21,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from types import ModuleType
-
-import regex
+from typing import TYPE_CHECKING
 
 from evalfw.plugin.native import CompiledKernel
 from evalfw.tokenizers.base import JoinedTokenizer
+
+if TYPE_CHECKING:
+    import regex
 
 CATEGORIES = ("P", "S", "N")
 #: sacreBLEU's substitutions, in order
@@ -41,6 +43,8 @@ COMPILED = CompiledKernel("evalfw.tokenizers._intl_rules", "regex")
 
 @functools.cache
 def _compiled_rules() -> tuple[tuple[regex.Pattern[str], str], ...]:
+    import regex  # a large package: imported by the processes that tokenize with intl
+
     return tuple((regex.compile(pattern), replacement) for pattern, replacement in RULES)
 
 
@@ -61,6 +65,8 @@ def runs(text: str) -> tuple[str, str, str, str, str, str]:
     ``_intl_rules`` reads (the first and the last character of each run, ascending): each
     character a run of its own. The rules look up only the characters of the text they
     rewrite, so these classes decide exactly as the full ones."""
+    import regex
+
     present = "".join(sorted(set(text)))
     out: list[str] = []
     for category in CATEGORIES:
