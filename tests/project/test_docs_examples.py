@@ -27,6 +27,7 @@ PAGES = sorted(p.name for p in DOCS.glob("*.md"))
 #: pages whose examples another test runs (it must name the page)
 OWN_TESTS = {
     "tokenizers.md": "tests/project/test_spbleu_docs.py",
+    "significance.md": "tests/project/test_docs_significance.py",
 }
 #: the files the pages' commands read, from the sample data (configs/sample/en-de)
 TEXTS = {"ref.txt": "ref.A.txt", "ref.A.txt": "ref.A.txt", "ref.B.txt": "ref.B.txt",
