@@ -1,6 +1,7 @@
-"""Every command and Python example of the documentation site runs as written.
+"""Every command and Python example of the documentation site and of README.md runs as written.
 
-Each page of docs/ runs in a folder laid out as the repository is (``configs/``,
+Each page of docs/ (and README.md, after its two set-up commands, which
+``test_readme_commands.py`` runs) runs in a folder laid out as the repository is (``configs/``,
 ``plugins/local``, the WMT22 data at ``../shared``), with a few aligned text files under the
 names the pages use (``ref.txt``, ``hyp.txt``, ``base.txt``, ...): its ``file:`` blocks are
 written, then its ``bash`` commands and ``python`` blocks run in the page's order, and each must
@@ -23,7 +24,8 @@ from tests.support.doc_blocks import Block, blocks, commands, install_problems, 
 from tests.support.shared_data import REPO, SHARED, need_wmt22
 
 DOCS = REPO / "docs"
-PAGES = sorted(p.name for p in DOCS.glob("*.md"))
+#: page name -> file: the site's pages and the README
+PAGES = {p.name: p for p in [REPO / "README.md", *sorted(DOCS.glob("*.md"))]}
 #: pages whose examples another test runs (it must name the page)
 OWN_TESTS = {
     "tokenizers.md": "tests/project/test_spbleu_docs.py",
@@ -37,7 +39,7 @@ LANGUAGES = {"bash", "python", "yaml", "text", "toml", "json", "console"}
 
 
 def all_blocks() -> list[Block]:
-    return [b for page in PAGES for b in blocks(DOCS / page)]
+    return [b for path in PAGES.values() for b in blocks(path)]
 
 
 def test_every_block_says_what_it_is():
@@ -93,7 +95,9 @@ def test_page_examples_run(page, tmp_path):
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
            "EVALFW_CACHE_DIR": str(tmp_path / "cache"), "EVALFW_NO_DOWNLOAD": "1",
            "HF_HUB_OFFLINE": "1", "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"}
-    found = blocks(DOCS / page)
+    found = blocks(PAGES[page])
+    if page == "README.md":  # its first block installs and runs the whole suite
+        found = found[1:]
     for block in found:
         if block.marker == "file":
             (folder / block.arg).parent.mkdir(parents=True, exist_ok=True)
