@@ -214,7 +214,7 @@ class _Schema:
                 if self.kind(raw):
                     what = raw.get("description", "")
                 else:  # the description lists every choice: the first sentence says enough
-                    what = re.split(r"(?<=[\w})])\. ", node.get("description", ""), 1)[0]
+                    what = re.split(r"(?<=[\w})])\. ", node.get("description", ""), maxsplit=1)[0]
             else:
                 value = self.type_of(raw)
                 what = node.get("description", "")
