@@ -56,9 +56,19 @@ class RegressionDetected(EvalfwError):
     exit_code = 1
 
 
-class PowerWarning(UserWarning):
+class EvalfwWarning(UserWarning):
+    """Base of evalfw's own warnings: the command line prints each as one
+    ``evalfw: warning: ...`` line."""
+
+
+class PowerWarning(EvalfwWarning):
     """A significance test cannot reach alpha with the resamples or trials asked for (see
     :mod:`evalfw.analysis.power`): a warning, the run goes on and says so in its record."""
+
+
+class CacheWarning(EvalfwWarning):
+    """A cache entry could not be used (changed after it was written, impossible values):
+    it was computed again."""
 
 
 def suggest(name: str, choices: Iterable[str]) -> str:
@@ -72,7 +82,7 @@ def suggest(name: str, choices: Iterable[str]) -> str:
 
 
 __all__ = [
-    "ComponentConflictError", "ConfigError", "EvalfwError", "InputError", "PluginError",
-    "PowerWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
-    "VerificationFailed",
+    "CacheWarning", "ComponentConflictError", "ConfigError", "EvalfwError", "EvalfwWarning",
+    "InputError", "PluginError", "PowerWarning", "RecordError", "RegressionDetected", "suggest",
+    "UnknownComponentError", "VerificationFailed",
 ]

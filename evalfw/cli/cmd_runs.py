@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, add_width, host_for,
@@ -81,10 +82,14 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.cli._options import terminal_width
     from evalfw.records.load import list_runs
 
-    from evalfw.runner.recorded import judged
+    from evalfw.runner.recorded import judged, rescored
 
     host = host_for(args)
-    entries = list_runs(args.runs_dir, args.experiment, lambda r: judged(r, host)[0])
+    entries = list_runs(args.runs_dir, args.experiment, lambda r: judged(r, host)[0],
+                        lambda stored: rescored(stored, host))
+    for entry in entries:  # a record whose scores its statistics do not give: said once
+        if "damaged" in entry and entry["damaged"].startswith("the recorded score"):
+            sys.stderr.write(f"evalfw: warning: {entry['path']}: {entry['damaged']}\n")
     if args.format == "json":
         write_json(entries)
         return 0

@@ -153,7 +153,7 @@ def execute(args: argparse.Namespace) -> int:
     per_metric = []  # per metric: each system's statistics rows
     for metric in metrics:
         prepared = metric.prepare_references([r.lines for r in refs])
-        per_metric.append([metric.statistics_of(s.lines, prepared, c)
+        per_metric.append([_located(s.path, metric.statistics_of, s.lines, prepared, c)
                            for s, c in zip(systems, contexts)])
     for metric, rows in zip(metrics, per_metric):  # one scale over every system
         metric.settle_scale(metric.resolve_scale(rows))
@@ -173,10 +173,12 @@ def execute(args: argparse.Namespace) -> int:
         lines: list[str] = []
         for k in order:
             if args.sentence_level:
-                for i, res in enumerate(metrics[k].sentence_results(stats[k], nrefs)):
+                results = _located(system, metrics[k].sentence_results, stats[k], nrefs)
+                for i, res in enumerate(results):
                     lines.append(_emit(res, args, system, out, segment=i))
             else:
-                lines.append(_emit(metrics[k].result(stats[k], nrefs), args, system, out))
+                lines.append(_emit(_located(system, metrics[k].result, stats[k], nrefs), args,
+                                   system, out))
         if args.format == "text":
             prefix = f"{system}: " if len(systems) > 1 else ""
             lines = lines if args.sentence_level else significance.align(lines)
@@ -184,6 +186,16 @@ def execute(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(out)
     return 0
+
+
+def _located(system: str, function: Any, *args: Any) -> Any:
+    """``function(*args)`` for ``system``; a plugin's error names the system."""
+    from evalfw.metrics.boundary import BoundaryError, place
+
+    try:
+        return function(*args)
+    except BoundaryError as exc:
+        raise exc.located(place(None, system)) from None
 
 
 def _check_scores_given(args: argparse.Namespace, metrics: list[Any]) -> None:

@@ -59,11 +59,19 @@ def execute(args: argparse.Namespace) -> int:
         record = select(record, args.test_set, args.metric)
     from evalfw.runner.recorded import judged
 
+    from evalfw.runner.recorded import rescored
+
     host = host_for(args)
     record, notes = judged(record, host)  # marks follow the installed metric, not the record
     for note in notes:
         sys.stderr.write(f"evalfw: warning: {stored.path}: {note}\n")
+    # the check compare makes: scores the stored statistics do not give are not shown as good
+    edited = rescored(stored, host) if problem is None else None
     write(render(host, args.format, record, args.width))
+    if edited is not None:
+        sys.stdout.flush()
+        sys.stderr.write(f"evalfw: warning: {stored.path}: {edited}\n")
+        return 1
     return 0
 
 

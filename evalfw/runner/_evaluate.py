@@ -22,6 +22,7 @@ from evalfw.errors import ConfigError, InputError
 from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
+from evalfw.metrics.boundary import BoundaryError, place
 from evalfw.metrics.segment_limit import check_segment_lengths
 from evalfw.runner import cache as stats_cache
 from evalfw.runner._jobs import TestSetWork, check_alike, resources_of, run_jobs
@@ -247,8 +248,11 @@ def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
             stats = ev.arrays[cell]
             base = {"test_set": ts.name, "system": name, "metric": config.name}
             for level in config.levels:
-                row = _corpus_row(metric, stats, nrefs) if level == "corpus" else \
-                    _sentence_row(metric, stats, ev)
+                try:
+                    row = _corpus_row(metric, stats, nrefs) if level == "corpus" else \
+                        _sentence_row(metric, stats, ev)
+                except BoundaryError as exc:
+                    raise exc.located(place(ts.name, name)) from None
                 ev.results.append({**base, "level": level, **row, "segments": cell})
 
 

@@ -64,11 +64,18 @@ def load(config: Any, overrides: Iterable[str | Override] = (),
 
 
 def _file_sha256(path: Path | None) -> str | None:
+    """The sha256 of the config file (read under the config's limits, as when it was
+    loaded), or None."""
+    from evalfw.errors import EvalfwError
+    from evalfw.io.text import read_bytes
+    from evalfw.limits import MAX_CONFIG_BYTES
+
     if path is None:
         return None
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_bytes(path, str(path), limit=MAX_CONFIG_BYTES,
+                                         variable=None)).hexdigest()
+    except EvalfwError:
         return None
 
 
@@ -245,6 +252,9 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                 # once per run: the bucket tests' warning only when none was given yet
                 analysis = tables.finish(ev, None if note else lambda text: warn(progress, text))
                 st.detail = f"{len(analysis.section['tables'])} table(s)"
+    from evalfw.plugin.guard import check_threads
+
+    check_threads()  # before storing: a thread plugin code left running fails the run
     with stages.stage("store" if store else "record") as st:
         segments = encoded.result()
         record = build_record(cfg, host, ev, segments, argv, executor)

@@ -49,6 +49,8 @@ class Ter(Metric):
     description = "TER (translation edit rate, TERCOM shifts), sacreBLEU 2.6.0 exact"
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
     higher_is_better: ClassVar[bool] = False
+    #: edits per reference word, in percent: more edits than words is possible
+    score_range = (0.0, None)
     #: sacreBLEU's option names: --ter-case-sensitive, --ter-asian-support, ...
     cli_flags: ClassVar[tuple[MetricFlag, ...]] = (
         MetricFlag("case_sensitive"), MetricFlag("asian_support"), MetricFlag("no_punct"),

@@ -51,6 +51,8 @@ class EmbedSim(evalfw.ModelMetric):
     model_version = __version__
     #: a cosine: 1 is a perfect score (a metric declaring none gets it inferred from its scores)
     score_scale = 1
+    #: a cosine similarity
+    score_range = (-1.0, 1.0)
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {
