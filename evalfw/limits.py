@@ -113,9 +113,13 @@ MAX_NUMBER_DIGITS = 100
 MAX_RECORD_DEPTH = 64
 #: columns of one metric's statistics rows in a stored run
 MAX_STATISTICS_COLUMNS = 4096
-#: the magnitude of a precomputed segment score at most: far beyond any model's scale, and
-#: small enough that sums (and sums of squares) over any number of segments stay finite
+#: the magnitude of a precomputed segment score (and of a float statistic) at most: far
+#: beyond any model's scale, and small enough that sums (and sums of squares) over any number
+#: of segments stay finite
 MAX_ABS_SCORE = 1e100
+#: the magnitude of an integer statistic at most (a count of one segment): far beyond any
+#: count, and small enough that int64 sums over millions of segments never wrap around
+MAX_ABS_COUNT = 1 << 40
 
 
 def _bytes(name: str, default: int, unit: str = "bytes") -> int:
@@ -170,7 +174,8 @@ def max_segments_bytes() -> int:
 
 
 __all__ = [
-    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "MAX_ABS_SCORE", "parse_int", "MAX_CONFIG_BYTES",
+    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "MAX_ABS_COUNT", "MAX_ABS_SCORE", "parse_int",
+    "MAX_CONFIG_BYTES",
     "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS", "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS",
     "LINE_MEMORY_FACTOR", "MAX_PLUGIN_FILE_BYTES", "MAX_TRUST_LIST_BYTES", "MAX_WAIT_SECONDS",
     "max_input_bytes", "max_line_memory", "max_local_workers", "max_record_bytes",

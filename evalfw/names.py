@@ -16,6 +16,8 @@ name matched by a glob, a record, a plugin or the command line. Wherever it come
 
 from __future__ import annotations
 
+from typing import Any
+
 #: Unicode categories a terminal does not print as themselves: controls (Cc), format and
 #: bidi controls (Cf), line and paragraph separators (Zl, Zp), surrogates (Cs: a file name
 #: that is not valid UTF-8 decodes to lone surrogates), private use (Co), unassigned (Cn)
@@ -60,9 +62,23 @@ def shown(text: object, quote: bool = False) -> str:
     return f"'{value}'" if quote else value
 
 
+def printable_data(value: Any) -> Any:
+    """``value`` (plain JSON data, a record) with every string, keys included, as
+    :func:`shown` prints it: what a report renders from it shows names as they are."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {shown(k) if isinstance(k, str) else k: printable_data(v)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [printable_data(v) for v in value]
+    return value
+
+
 def csv_text(text: str) -> str:
     """A text cell a spreadsheet shows as text, never runs as a formula."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-__all__ = ["csv_text", "FORMULA_STARTS", "HIDDEN_CATEGORIES", "shown", "unprintable"]
+__all__ = ["csv_text", "FORMULA_STARTS", "HIDDEN_CATEGORIES", "printable_data", "shown",
+           "unprintable"]

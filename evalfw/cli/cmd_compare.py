@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from evalfw.analysis.results import CORRECTIONS, FAMILIES
-from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for, write,
-                                 write_json)
+from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for,
+                                 write_json, write_lines)
 from evalfw.limits import LIMITS
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"
@@ -123,7 +123,7 @@ def execute(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(data)
     else:
-        write(table(data))
+        write_lines(table(data).splitlines())
     sys.stdout.flush()
     check(result)  # RegressionDetected -> exit status 1, after the report is out
     return 0

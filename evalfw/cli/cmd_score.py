@@ -157,7 +157,11 @@ def execute(args: argparse.Namespace) -> int:
                            for s, c in zip(systems, contexts)])
     for metric, rows in zip(metrics, per_metric):  # one scale over every system
         metric.settle_scale(metric.resolve_scale(rows))
-    named = [(s.path, [rows[k] for rows in per_metric]) for k, s in enumerate(systems)]
+    from evalfw.names import shown
+
+    # names as given on the command line, as printed: escaped where a terminal would not
+    # show them as themselves (a file name holding an escape sequence)
+    named = [(shown(s.path), [rows[k] for rows in per_metric]) for k, s in enumerate(systems)]
     from evalfw.cli import _score_significance as significance
 
     if significance.requested(args):

@@ -10,8 +10,8 @@ from evalfw.cli._options import (
     add_plugins_dir,
     add_runs_dir,
     host_for,
-    write,
     write_json,
+    write_lines,
 )
 from evalfw.errors import VerificationFailed
 
@@ -57,7 +57,7 @@ def execute(args: argparse.Namespace) -> int:
                     "compared": verdict.compared, "problems": verdict.problems,
                     "notes": verdict.notes})
     else:
-        write("\n".join(verdict.lines(TEXT_LIMIT)) + "\n")
+        write_lines(verdict.lines(TEXT_LIMIT))
     if not verdict.ok:
         raise VerificationFailed(
             f"{verdict.run} does not reproduce: {verdict.problems[0]}"

@@ -197,7 +197,9 @@ def _one_line_warnings(previous: Any) -> Any:
     def show(message: Any, category: type[Warning], filename: str, lineno: int,
              file: Any = None, line: str | None = None) -> None:
         if issubclass(category, EvalfwWarning):
-            (file or sys.stderr).write(f"evalfw: warning: {' '.join(str(message).split())}\n")
+            from evalfw.names import shown
+
+            (file or sys.stderr).write(f"evalfw: warning: {shown(message)}\n")
             return
         previous(message, category, filename, lineno, file, line)
 
@@ -238,7 +240,9 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
     except EvalfwError as exc:
         if args.debug:
             raise
-        sys.stderr.write(f"evalfw: error: {exc}\n")
+        from evalfw.names import shown  # a name in a message never drives the terminal
+
+        sys.stderr.write(f"evalfw: error: {shown(exc)}\n")
         return exc.exit_code
     except KeyboardInterrupt as exc:
         return interrupted(exc)
@@ -259,8 +263,10 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
             raise
         from evalfw.plugin.guard import escaped
 
+        from evalfw.names import shown
+
         err = escaped(exc, f"running `evalfw {args.command}`")
-        sys.stderr.write(f"evalfw: error: {err}\n")
+        sys.stderr.write(f"evalfw: error: {shown(err)}\n")
         return err.exit_code
 
 

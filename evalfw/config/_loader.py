@@ -35,6 +35,7 @@ from evalfw.config.schema import check_schema, static_schema
 from evalfw.config._yamlload import parse_yaml, read_config_text
 from evalfw.errors import ConfigError, suggest
 from evalfw.host.host import PluginHost
+from evalfw.names import shown, unprintable
 
 DEFAULT_OUTPUT_DIR = "runs"
 SYSTEM_GLOB_KEY = "*"
@@ -77,6 +78,7 @@ def validate_config(
         raise loc.error((), "the top level of a config must be a mapping (experiment:, "
                             f"test_sets:, metrics:, ...), not a {type(data).__name__}")
     data = apply_overrides(copy.deepcopy(dict(data)), ovs, loc)
+    _check_printable(data, (), loc)
     check_schema(static_schema(), data, loc)
     check_experiment_name(data["experiment"])
     if base_dir is None:
@@ -143,6 +145,30 @@ def validate_config(
         executor=_choice(executor) if executor is not None else None,
     )
     return config, host
+
+
+def _check_printable(value: Any, path: KeyPath, loc: Locations) -> None:
+    """Refuse a key or string of the parsed config holding a character a terminal would not
+    show as itself: YAML's escapes (``"\\e]0;TITLE\\a"``, ``"\\u202e"``, ``"\\0"``) make
+    them from plain text, which the check of the raw text lets through."""
+    stack: list[tuple[Any, KeyPath]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            bad = unprintable(item)
+            if bad is not None:
+                raise loc.error(where, f"{shown(item, True)} holds the character {bad} (a "
+                                       "control, format or bidi character, written as an escape "
+                                       "in the YAML); names, paths and options are printable "
+                                       "text")
+        elif isinstance(item, Mapping):
+            for key, sub in item.items():
+                if isinstance(key, str) and unprintable(key) is not None:
+                    raise loc.error(where, f"the key {shown(key, True)} holds the character "
+                                           f"{unprintable(key)}; keys are printable text")
+                stack.append((sub, (*where, key)))
+        elif isinstance(item, list):
+            stack.extend((sub, (*where, i)) for i, sub in enumerate(item))
 
 
 def _unique(items: list[Mapping[str, Any]], key: str, what: str, loc: Locations) -> None:
@@ -227,7 +253,7 @@ def _named_files(spec: Mapping[str, str], path: KeyPath, paths: PathResolver, wh
         where = (*path, name)
         found = paths.files(text, where, f"{role} '{name}' of {what}")
         if name == SYSTEM_GLOB_KEY:
-            named = [(p.stem, p) for p in found]
+            named = [(p.stem, p) for p in found]  # printable: paths.files checked the names
         elif len(found) == 1:
             named = [(name, found[0])]
         else:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from evalfw.limits import MAX_RECORD_DEPTH, MAX_STATISTICS_COLUMNS
+from evalfw.limits import MAX_ABS_COUNT, MAX_ABS_SCORE, MAX_RECORD_DEPTH, MAX_STATISTICS_COLUMNS
 from evalfw.metrics.base import STATISTICS_DTYPES
 from evalfw.plugin.boundary import Refused
 
@@ -61,7 +61,8 @@ def _first_bad_row(array: Any) -> int | None:
 
 def statistics(value: Any, segments: int) -> Any:
     """Rows of statistics: a 2-d int64 or float64 array, one row per segment, 1 to
-    MAX_STATISTICS_COLUMNS columns, every value finite; returned as a read-only copy, so
+    MAX_STATISTICS_COLUMNS columns, every value finite and at most MAX_ABS_SCORE in
+    magnitude (sums stay finite); returned as a read-only copy, so
     nothing the plugin keeps can change what evalfw stores."""
     import numpy as np
 
@@ -80,6 +81,15 @@ def statistics(value: Any, segments: int) -> Any:
         row = _first_bad_row(value)
         if row is not None:
             raise Refused("NaN or infinity", row)
+    import numpy as np
+
+    bound = MAX_ABS_SCORE if value.dtype.kind == "f" else MAX_ABS_COUNT
+    big = (value > bound) | (value < -bound)
+    if big.any():  # sums over segments (and resamples) must stay finite and exact
+        row = int(np.argwhere(big)[0][0])
+        raise Refused(f"a value of magnitude {float(np.abs(value[row]).max()):.3g}, beyond "
+                      f"the {float(bound):.3g} statistics may hold (their sums over any number "
+                      "of segments must stay exact and finite)", row)
     # the same numbers, in the byte order a record stores
     out = value.astype(value.dtype.newbyteorder("="), copy=True)
     out.flags.writeable = False

@@ -130,6 +130,10 @@ class Metric(Component):
     plural = "metrics"
     higher_is_better: ClassVar[bool] = True
     score_scale: float | None = 100
+    #: CPU seconds the statistics of one segment take, when far above a count's (a model's
+    #: prediction): the ``auto`` executor estimates a run's work with it. None: about what
+    #: the built-in metrics take.
+    cost_per_segment: ClassVar[float | None] = None
     #: the interval every score lies in, ``(low, high)`` with None for an unbounded end, or
     #: None when the metric declares none. A score outside it (a plugin's bug, a damaged
     #: cache) is refused where it enters, naming the plugin and the first segment.

@@ -77,6 +77,9 @@ class ModelMetric(SegmentMean):
     #: every system scored (:func:`evalfw.metrics.scales.infer_scale`), never a silent 100
     score_scale: ClassVar[float | None] = None  # type: ignore[misc]
     wants_context = True
+    #: CPU seconds per segment of a model's prediction (a COMET-sized model on a CPU core
+    #: takes about this): declare another for a much smaller or larger model
+    cost_per_segment: ClassVar[float | None] = 0.05
     options_schema: ClassVar[Mapping[str, Any]] = {
         "type": "object", "properties": dict(RUN_OPTIONS), "additionalProperties": False}
 

@@ -17,6 +17,8 @@ from evalfw.reports._grid import Grid, title
 __all__ = ["aligned", "column_blocks", "render_table", "ruled"]
 
 GAP = "  "
+#: what each test's p column holds
+WORDS = {"bootstrap": "paired bootstrap", "ar": "approximate randomization"}
 
 
 def aligned(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
@@ -87,8 +89,11 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
             head = _tests_block.header(sig)
             name = sig.adjusted_name
             explained = len(sig.methods) > 1 or name is not None
-            heading = f"{_tests_block.TITLE} (p boot: paired bootstrap, p AR: approximate " \
-                f"randomization{f', {name}: the adjusted p' if name else ''}):" if explained \
+            # the columns the table has, and only those
+            parts = [f"p {_tests_block.SHORT[m]}: {WORDS[m]}" for m in sig.methods]
+            if name:
+                parts.append(f"{name}: the adjusted p")
+            heading = f"{_tests_block.TITLE} ({', '.join(parts)}):" if explained \
                 else f"{_tests_block.TITLE}:"
             out += ["", *_wrap([heading], width)]
             widths = [max(len(r[i]) for r in [head, *tests]) for i in range(len(head))]

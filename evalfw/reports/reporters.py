@@ -56,6 +56,7 @@ class JsonReporter(Reporter):
     name = "json"
     description = "the results and signatures as JSON (full precision)"
     extension = "json"
+    machine_readable = True
 
     def render(self, record: Mapping[str, Any]) -> str:
         import json
@@ -79,13 +80,17 @@ class CsvReporter(Reporter):
         import csv
         import io
 
+        from evalfw.names import csv_text
+
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(CSV_FIELDS)
         for r in record["results"]:
+            # text cells cannot start a formula in a spreadsheet (a system named =cmd|...)
             writer.writerow([
                 " ".join(repr(x) for x in r[k]) if isinstance(r.get(k), list)
-                else (repr(r[k]) if isinstance(r.get(k), float) else r.get(k, ""))
+                else (repr(r[k]) if isinstance(r.get(k), float)
+                      else csv_text(r[k]) if isinstance(r.get(k), str) else r.get(k, ""))
                 for k in CSV_FIELDS])
         return buf.getvalue()
 

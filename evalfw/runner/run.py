@@ -220,7 +220,7 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                      f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
         if executor is None:
             executor = choose_executor(host, jobs, cfg.executor)
-        chose = executor.plan(serial_seconds(cfg, plan))
+        chose = executor.plan(serial_seconds(cfg, plan, host))
         if chose:
             st.detail += f"; {chose}"
             say(progress, chose)
