@@ -61,15 +61,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def table(data: dict) -> str:
-    head = ["test set", "metric", "system", "A", "B", "delta", "p", "verdict"]
+    head = ["test set", "metric", "system", "A", "B", "delta", data["p_label"], "verdict"]
     from evalfw.metrics.scales import places
+    from evalfw.runner.compare import shown_p
 
     def num(r: dict, key: str, sign: str = "") -> str:
         return f"{r[key]:{sign}.{places(r['score_scale'])}f}"
 
     rows = [[r["test_set"], r["metric"], r["system"], num(r, "score_a"), num(r, "score_b"),
              num(r, "delta", "+"),
-             f"{r['p_adjusted'] if r['p_adjusted'] is not None else r['p_value']:.4f}",
+             "-" if r["p_value"] is None else f"{shown_p(r):.4f}",
              r["verdict"]] for r in data["comparisons"]]
     widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]
 
@@ -83,7 +84,9 @@ def table(data: dict) -> str:
            line(head), "  ".join("-" * w for w in widths), *(line(r) for r in rows), "",
            f"{test}, {data['samples']} samples, seed {data['seed']}, alpha {data['alpha']:g}, "
            f"{correction_text(data)}: {data['regressions']} regression(s), "
-           f"{data['improvements']} improvement(s)"]
+           f"{data['improvements']} improvement(s)"
+           + (f", {data['unchanged']} unchanged (byte-identical outputs, not tested)"
+              if data["unchanged"] else "")]
     out += [f"not compared: {u}" for u in data["unmatched_systems"]]
     return "\n".join(out) + "\n"
 
@@ -96,11 +99,14 @@ _SCOPE = {"table": "the systems of one test set x metric",
 def correction_text(data: dict) -> str:
     """``Holm-adjusted p within each family of the systems of one test set x metric (3
     comparisons)``: the correction, its family and the family sizes."""
-    sizes = sorted({r["family_size"] for r in data["comparisons"]})
+    tested = [r for r in data["comparisons"] if r["family_size"] is not None]
+    sizes = sorted({r["family_size"] for r in tested}) or [0]
     counted = f"{sizes[0]} to {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
     if data["correction"] == "none":
-        return f"p not corrected ({len(data['comparisons'])} comparisons)"
-    name = {"holm": "Holm", "bonferroni": "Bonferroni"}[data["correction"]]
+        return f"p not corrected ({len(tested)} comparisons)"
+    from evalfw.reports._cells import CORRECTION_NAMES
+
+    name = CORRECTION_NAMES[data["correction"]]
     return (f"{name}-adjusted p within each family of {_SCOPE[data['family']]} "
             f"({counted} comparisons)")
 

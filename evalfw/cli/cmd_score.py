@@ -199,7 +199,7 @@ def _located(system: str, function: Any, *args: Any) -> Any:
     try:
         return function(*args)
     except BoundaryError as exc:
-        raise exc.located(place(None, system)) from None
+        raise exc.located(place(None, system)) from exc.__cause__
 
 
 def _check_scores_given(args: argparse.Namespace, metrics: list[Any]) -> None:

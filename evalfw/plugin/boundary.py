@@ -112,20 +112,24 @@ class BoundaryError(PluginError):
     def segment(self) -> int | None:
         return self.parts[2]
 
+    def _copy(self, segment: int | None, offset: int, place: str) -> BoundaryError:
+        what, advice, *_ = self.parts
+        out = BoundaryError(what, advice, segment, offset, place)
+        out.__cause__ = self.__cause__  # what the plugin raised, for --debug
+        return out
+
     def shifted(self, offset: int) -> BoundaryError:
         """The same error, for segments counted from ``offset``."""
-        what, advice, segment, _, place = self.parts
-        return BoundaryError(what, advice, segment, offset, place)
+        return self._copy(self.parts[2], offset, self.parts[4])
 
     def at_segment(self, segment: int | None) -> BoundaryError:
         """The same error, blaming ``segment`` (when it blamed none)."""
-        what, advice, old, offset, place = self.parts
-        return BoundaryError(what, advice, old if old is not None else segment, offset, place)
+        old = self.parts[2]
+        return self._copy(old if old is not None else segment, self.parts[3], self.parts[4])
 
     def located(self, place: str) -> BoundaryError:
         """The same error, in ``place`` (kept when it names one already)."""
-        what, advice, segment, offset, old = self.parts
-        return BoundaryError(what, advice, segment, offset, old or place)
+        return self._copy(self.parts[2], self.parts[3], self.parts[4] or place)
 
     def __reduce__(self) -> Any:  # from a worker process, with its parts
         return (BoundaryError, self.parts)
@@ -179,8 +183,8 @@ def call(component: Any, method: str, function: Callable[..., Any], *args: Any,
             return function(*args, **kwargs)
     except BoundaryError as exc:  # a component inside the call (BLEU's smoothing) refused
         if exc.segment is None and locate is not None:
-            exc = exc.at_segment(_located(locate))
-        raise exc from None
+            raise exc.at_segment(_located(locate)) from exc.__cause__
+        raise
     except (EvalfwError, KeyboardInterrupt):
         raise
     except BaseException as exc:  # MemoryError, RecursionError, SystemExit from plugin code

@@ -252,7 +252,7 @@ def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
                     row = _corpus_row(metric, stats, nrefs) if level == "corpus" else \
                         _sentence_row(metric, stats, ev)
                 except BoundaryError as exc:
-                    raise exc.located(place(ts.name, name)) from None
+                    raise exc.located(place(ts.name, name)) from exc.__cause__
                 ev.results.append({**base, "level": level, **row, "segments": cell})
 
 

@@ -136,7 +136,7 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
         try:
             return metric.statistics_of(hyps, work.prepared_for(metric), context)
         except BoundaryError as exc:
-            raise exc.located(where) from None
+            raise exc.located(where) from exc.__cause__
     start, stop = job[2], job[3]  # type: ignore[misc]
     shard = SegmentContext(context.test_set, context.system, context.langs,
                            context.source[start:stop] if context.source else None,
@@ -145,7 +145,7 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
         return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)),
                                     shard)
     except BoundaryError as exc:  # its segment counted in the shard: in the test set
-        raise exc.shifted(start).located(where) from None
+        raise exc.shifted(start).located(where) from exc.__cause__
 
 
 def resources_of(metric: Metric) -> dict[str, float]:

@@ -29,6 +29,7 @@ from evalfw.analysis import significance as sig
 from evalfw.analysis.power import power_limit
 from evalfw.analysis.results import METHODS, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
+from evalfw.reports._cells import CORRECTION_NAMES
 from evalfw.runner._families import family_key, warning
 from evalfw.runner.recorded import describe_changes, recorded_metric
 
@@ -55,6 +56,12 @@ class Comparison:
         return [r for r in self.rows if r["verdict"] == "regression"]
 
     @property
+    def p_label(self) -> str:
+        """What the p-value shown for each comparison is: ``p Holm`` (adjusted), or ``p``."""
+        name = CORRECTION_NAMES.get(self.settings["correction"])
+        return f"p {name}" if name else "p"
+
+    @property
     def power_warning(self) -> str | None:
         """Why no difference can be significant with these samples (None when one can)."""
         power = self.settings.get("power")
@@ -68,13 +75,21 @@ class Comparison:
         warning = self.power_warning
         return {"run_a": who(self.run_a), "run_b": who(self.run_b), **self.settings,
                 **({"power_warning": warning} if warning else {}),
+                "p_label": self.p_label,
                 "comparisons": self.rows, "unmatched_systems": self.unmatched,
                 "regressions": len(self.regressions),
-                "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
+                "improvements": sum(r["verdict"] == "improvement" for r in self.rows),
+                "unchanged": sum(r["verdict"] == "unchanged" for r in self.rows)}
 
 
 def _refs(record: Mapping[str, Any], test_set: str) -> list[dict[str, Any]]:
     return [i for i in record["inputs"] if i["test_set"] == test_set and i["role"] == "reference"]
+
+
+def _output(record: Mapping[str, Any], test_set: str, system: str) -> str | None:
+    """The sha256 of ``system``'s output file on ``test_set``, as recorded."""
+    return next((i["sha256"] for i in record["inputs"] if i["role"] == "system"
+                 and i["test_set"] == test_set and i.get("system") == system), None)
 
 
 def differences(a: Mapping[str, Any], b: Mapping[str, Any], metrics: Sequence[str]) -> list[str]:
@@ -160,6 +175,8 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                                        "family": family})
     arrays_a, arrays_b = run_a.segments(), run_b.segments()
     comps, where = [], []
+    unchanged: list[dict[str, Any]] = []
+    order: list[tuple[str, str, str]] = []  # every compared cell, in table order
     for ts in a["test_sets"]:
         for m in metrics:
             metric = recorded_metric(host, run_a, ts["name"], m)
@@ -172,15 +189,23 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
             for system in [s for s in sa if s in sb]:
                 _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
                 _check_rescored(metric, sb[system], run_b, ts["name"], system, m)
+                order.append((ts["name"], m, system))
+                same = _output(a, ts["name"], system)
+                if same is not None and same == _output(b, ts["name"], system):
+                    # byte-identical outputs: nothing to test, and no member of a family
+                    unchanged.append(_unchanged_row(ts["name"], m, system, run_a, scale,
+                                                    bool(metric.higher_is_better)))
+                    continue
                 with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
                     warnings.simplefilter("ignore", UserWarning)
                     out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", metric,
                                               method, n, seed, "default")
                 comps.append(out.comparisons[0])
                 where.append((ts["name"], m, system, scale, bool(metric.higher_is_better)))
-    if not comps:
+    if not comps and not unchanged:
         raise EvalfwError("the runs have no system in common (systems are matched by name): "
                           + "; ".join(result.unmatched))
+    result.rows += unchanged
     keys = [family_key(family, "comparisons", method, ts_name, m) for ts_name, m, *_ in where]
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, key in enumerate(keys):
@@ -203,10 +228,25 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                             "delta_lower": c.delta_lower, "delta_upper": c.delta_upper,
                             "score_scale": scale, "higher_is_better": higher_is_better,
                             "verdict": verdict})
-    largest = max(len(members) for members in groups.values())
-    result.settings["power"] = {"kind": "comparisons", "family": family,
-                                **power_limit(method, n, largest, correction, alpha).to_json()}
+    if groups:
+        largest = max(len(members) for members in groups.values())
+        result.settings["power"] = {"kind": "comparisons", "family": family, **power_limit(
+            method, n, largest, correction, alpha).to_json()}
+    result.rows.sort(key=lambda r: order.index((r["test_set"], r["metric"], r["system"])))
     return result
+
+
+def _unchanged_row(test_set: str, metric: str, system: str, run: StoredRun, scale: float,
+                   higher_is_better: bool) -> dict[str, Any]:
+    """The row of a system whose output is byte-identical in both runs: its score, no test."""
+    score = next(r["score"] for r in run.record["results"]
+                 if (r["test_set"], r["system"], r["metric"], r["level"])
+                 == (test_set, system, metric, "corpus"))
+    return {"test_set": test_set, "metric": metric, "system": system, "score_a": score,
+            "score_b": score, "delta": 0.0, "p_value": None, "p_adjusted": None,
+            "family_size": None, "delta_lower": None, "delta_upper": None,
+            "score_scale": scale, "higher_is_better": higher_is_better,
+            "verdict": "unchanged"}
 
 
 def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set: str,
@@ -226,14 +266,21 @@ def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set:
                           "`evalfw verify` on it to see why")
 
 
+def shown_p(row: Mapping[str, Any]) -> float:
+    """The p-value a comparison's verdict rests on: adjusted when corrected, else raw."""
+    return row["p_value"] if row["p_adjusted"] is None else row["p_adjusted"]  # type: ignore[no-any-return]
+
+
 def check(result: Comparison) -> None:
     """Raise RegressionDetected naming every significant regression."""
     bad = result.regressions
     if bad:
+        # the p-value the verdict was reached by, named as the table names it
+        label = result.p_label
         listing = "; ".join(f"{r['test_set']}/{r['metric']}/{r['system']} {r['score_a']:.2f} -> "
-                            f"{r['score_b']:.2f} (p = {r['p_value']:.4f})" for r in bad)
+                            f"{r['score_b']:.2f} ({label} = {shown_p(r):.4f})" for r in bad)
         raise RegressionDetected(f"{len(bad)} significant regression(s) from A to B at "
                                  f"alpha {result.settings['alpha']:g}: {listing}")
 
 
-__all__ = ["check", "compare_runs", "Comparison", "differences"]
+__all__ = ["check", "compare_runs", "Comparison", "differences", "shown_p"]

@@ -38,10 +38,12 @@ metrics:
 
 
 def setup(tmp: Path, strong: list[str] | None = None, ref_b: list[str] | None = None,
-          extra: str = "", extra_system: str = "", name: str = "cmp.yaml") -> str:
-    """Write inputs (optionally a changed Strong output or reference B) and a config; run it."""
+          extra: str = "", extra_system: str = "", name: str = "cmp.yaml",
+          medium: list[str] | None = None) -> str:
+    """Write inputs (optionally a changed Strong or Medium output or reference B) and a
+    config; run it."""
     tmp.mkdir(parents=True, exist_ok=True)
-    for f, lines in (("ref.A.txt", None), ("ref.B.txt", ref_b), ("Medium.txt", None),
+    for f, lines in (("ref.A.txt", None), ("ref.B.txt", ref_b), ("Medium.txt", medium),
                      ("Strong.txt", strong), ("Weak.txt", None)):
         src = SAMPLE / f if f.startswith("ref") else SAMPLE / "sys" / f
         text = src.read_text("utf-8") if lines is None else "\n".join(lines) + "\n"
@@ -55,10 +57,15 @@ def lines(name: str) -> list[str]:
     return path.read_text("utf-8").split("\n")[:-1]
 
 
-def damaged(fraction: float, seed: int = 0) -> list[str]:
+def damaged(fraction: float, seed: int = 0, name: str = "Strong.txt") -> list[str]:
     """Strong's output with a share of its lines cut to their first two words."""
     rng = random.Random(seed)
-    return [" ".join(s.split()[:2]) if rng.random() < fraction else s for s in lines("Strong.txt")]
+    return [" ".join(s.split()[:2]) if rng.random() < fraction else s for s in lines(name)]
+
+
+def damaged_medium(fraction: float, seed: int = 1) -> list[str]:
+    """Medium's output, damaged the same way."""
+    return damaged(fraction, seed, "Medium.txt")
 
 
 def test_same_outputs_no_regression(tmp_path, capsys):
@@ -66,13 +73,44 @@ def test_same_outputs_no_regression(tmp_path, capsys):
     b = setup(tmp_path / "b")
     assert main(["compare", a, b]) == 0
     out = capsys.readouterr().out
-    assert "0 regression(s), 0 improvement(s)" in out and "no significant change" in out
+    assert "0 regression(s), 0 improvement(s), 4 unchanged (byte-identical outputs, not " \
+        "tested)" in out
     assert main(["compare", a, b, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {(r["system"], r["metric"]) for r in data["comparisons"]} == \
         {(s, m) for s in ("Medium", "Strong") for m in ("bleu", "nltk")}
-    assert all(r["delta"] == 0 and r["p_value"] == 1.0 for r in data["comparisons"])
+    assert all(r["delta"] == 0 and r["p_value"] is None and r["verdict"] == "unchanged"
+               and r["family_size"] is None for r in data["comparisons"])
     assert data["seed"] == 11 and data["samples"] == 1000 and data["method"] == "bootstrap"
+
+
+def test_unchanged_systems_are_not_in_the_correction_family(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.6))
+    assert main(["compare", a, b, "-f", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    medium = [r for r in data["comparisons"] if r["system"] == "Medium"]
+    strong = [r for r in data["comparisons"] if r["system"] == "Strong"]
+    assert all(r["verdict"] == "unchanged" and r["p_value"] is None for r in medium)
+    # the family of each table is Strong alone: Holm over one comparison leaves p as it is
+    assert all(r["family_size"] == 1 and r["p_adjusted"] == r["p_value"] for r in strong)
+    assert data["unchanged"] == 2 and data["p_label"] == "p Holm"
+
+
+def test_the_summary_line_says_the_p_value_the_table_shows(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.6), medium=damaged_medium(0.6))
+    assert main(["compare", a, b, "--metric", "bleu"]) == 1
+    out, err = capsys.readouterr()
+    head = next(line for line in out.splitlines() if line.startswith("test set"))
+    assert head.split()[-3:] == ["p", "Holm", "verdict"], head
+    strong = next(line for line in out.splitlines() if line.startswith("t ") and "Strong" in line)
+    shown = strong.split()[-2]
+    assert f"(p Holm = {shown})" in err, (strong, err)
+    assert main(["compare", a, b, "--metric", "bleu", "--correction", "none"]) == 1
+    out, err = capsys.readouterr()
+    strong = next(line for line in out.splitlines() if line.startswith("t ") and "Strong" in line)
+    assert f"(p = {strong.split()[-2]})" in err
 
 
 def test_regression_exits_1_and_names_it(tmp_path, capsys):
@@ -122,7 +160,8 @@ def test_p_values_equal_the_analysis_on_the_stored_statistics(tmp_path):
                                   if (r["system"], r["metric"], r["level"]) ==
                                   ("Strong", "bleu", "corpus"))
     ar = compare_runs(run_a, run_b, host, metric="bleu", method="ar", samples=640, seed=5)
-    assert ar.settings["method"] == "ar" and ar.rows[0]["p_value"] > 0
+    strong = next(r for r in ar.rows if r["system"] == "Strong")
+    assert ar.settings["method"] == "ar" and strong["p_value"] > 0
 
 
 def test_holm_and_alpha(tmp_path, capsys):
@@ -130,16 +169,18 @@ def test_holm_and_alpha(tmp_path, capsys):
     b = setup(tmp_path / "b", strong=damaged(0.6))
     assert main(["compare", a, b, "--alpha", "0.0001", "-n", "200"]) == 0  # p >= 1/201
     err = capsys.readouterr().err  # and it says so before anyone wonders
+    # Medium's output is unchanged: each family is Strong alone (Holm over 1)
     assert "evalfw: warning: significance is out of reach: with 200 paired bootstrap " \
-        "resamples" in err and "(--samples 19999)" in err
+        "resamples" in err and "(--samples 9999)" in err
     assert main(["compare", a, b, "--correction", "holm", "-f", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
-    assert all(r["p_adjusted"] is not None for r in data["comparisons"])
+    assert all(r["p_adjusted"] is not None for r in data["comparisons"]
+               if r["verdict"] != "unchanged")
 
 
 def test_holm_within_each_table_by_default_as_run(tmp_path, capsys):
     a = setup(tmp_path / "a")
-    b = setup(tmp_path / "b", strong=damaged(0.3, seed=2))
+    b = setup(tmp_path / "b", strong=damaged(0.3, seed=2), medium=damaged_medium(0.3))
     assert main(["compare", a, b, "-f", "json", "-n", "300"]) in (0, 1)
     data = json.loads(capsys.readouterr().out)
     assert (data["correction"], data["family"]) == ("holm", "table")
