@@ -128,6 +128,7 @@ def validate_config(
     test_sets = tuple(_test_set(ts, ("test_sets", i), paths)
                       for i, ts in enumerate(data["test_sets"]))
     choices.check_resolvable(host, metrics, test_sets, loc)
+    _check_labels(data, test_sets, loc)
 
     output_dir = (paths.join(data["output_dir"], ("output_dir",)) if "output_dir" in data
                   else Path(DEFAULT_OUTPUT_DIR))
@@ -143,6 +144,7 @@ def validate_config(
         reports=tuple(_choice(r) for r in reports),
         significance=frozen(data.get("significance", {})), overrides=ovs, raw=frozen(data),
         executor=_choice(executor) if executor is not None else None,
+        system_labels=frozen(data.get("system_labels", {})),
     )
     return config, host
 
@@ -169,6 +171,26 @@ def _check_printable(value: Any, path: KeyPath, loc: Locations) -> None:
                 stack.append((sub, (*where, key)))
         elif isinstance(item, list):
             stack.extend((sub, (*where, i)) for i, sub in enumerate(item))
+
+
+def _check_labels(data: Mapping[str, Any], test_sets: tuple[TestSetConfig, ...],
+                  loc: Locations) -> None:
+    """Display labels tell things apart as their names do: one label per metric entry, each
+    of ``system_labels`` naming a system of some test set."""
+    seen: dict[str, int] = {}
+    for i, m in enumerate(data["metrics"]):
+        shown_as = m.get("label", m["name"])
+        if shown_as in seen:
+            raise loc.error(("metrics", i, "label" if "label" in m else "name"), (
+                f"metrics[{i}] would be shown as '{shown_as}', as metrics[{seen[shown_as]}] "
+                "is; give each metric its own label"))
+        seen[shown_as] = i
+    systems = {s for ts in test_sets for s in ts.system_names}
+    for name in data.get("system_labels", {}):
+        if name not in systems:
+            raise loc.error(("system_labels", name), (
+                f"'{name}' is not a system of any test set{suggest(name, systems)}; "
+                "system_labels names systems by their names"))
 
 
 def _unique(items: list[Mapping[str, Any]], key: str, what: str, loc: Locations) -> None:
@@ -202,7 +224,7 @@ def _metric(metric: Mapping[str, Any]) -> MetricConfig:
     levels = (level,) if isinstance(level, str) else tuple(level)
     options = {k: copy.deepcopy(v) for k, v in choices.metric_options(metric).items()}
     return MetricConfig(name=metric["name"], metric=metric.get("metric", DEFAULT_METRIC),
-                        levels=levels, options=frozen(options))
+                        levels=levels, options=frozen(options), label=metric.get("label"))
 
 
 def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> TestSetConfig:

@@ -43,7 +43,7 @@ def rows(sig: Significance) -> list[list[str]]:
             comps = [sig.comparison(system, test_set, metric, m) for m in sig.methods]
             first = next((c for c in comps if c is not None), None)
             delta = "-" if first is None else f"{first['delta']:+.{places}f}"
-            row = [test_set, metric, system, delta]
+            row = [test_set, sig.metric_label(metric), sig.system_label(system), delta]
             for comp in comps:
                 row.append(_p(comp, "p_value"))
                 if sig.adjusted_name:

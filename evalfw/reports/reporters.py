@@ -142,8 +142,8 @@ class MarkdownReporter(Reporter):
         out = ["| " + " | ".join(md_escape(h) for h in head) + " |",
                "|:---|" + "---:|" * len(grid.columns)]
         for s in grid.systems:
-            out.append("| " + " | ".join([md_escape(s), *(grid.value(s, c) for c in
-                                                          grid.columns)]) + " |")
+            out.append("| " + " | ".join([md_escape(grid.system(s)),
+                                          *(grid.value(s, c) for c in grid.columns)]) + " |")
         sig = grid.significance
         if sig:
             from evalfw.reports import _tests_block
@@ -183,8 +183,9 @@ class LatexReporter(Reporter):
                    + " \\\\")
         out.append("\\midrule")
         for s in grid.systems:
-            out.append(" & ".join([latex_escape(s), *(grid.value(s, c, latex=True)
-                                                      for c in grid.columns)]) + " \\\\")
+            out.append(" & ".join([latex_escape(grid.system(s)),
+                                   *(grid.value(s, c, latex=True) for c in grid.columns)])
+                       + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}"]
         from evalfw.reports._grid import title
 

@@ -113,7 +113,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "executor": executor.describe() if executor is not None else {"name": "serial"},
         "plugins": plugin_facts(host),
         "inputs": ev.inputs,
-        "test_sets": ev.test_sets,
+        "test_sets": _labelled(ev.test_sets, cfg.system_labels),
         "metrics": [metric_entry(cfg, ev, m) for m in cfg.metrics],
         "specs": ev.specs,
         "results": ev.results,
@@ -122,6 +122,13 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
     return plain(record)
+
+
+def _labelled(test_sets: list[dict[str, Any]], labels: Mapping[str, str]
+              ) -> list[dict[str, Any]]:
+    """The test sets' entries, each system with its display label (``system_labels:``)."""
+    return [{**t, "systems": [{**s, "label": labels[s["name"]]} if s["name"] in labels else s
+                              for s in t["systems"]]} for t in test_sets]
 
 
 def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict[str, Any]:
@@ -136,6 +143,8 @@ def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict
              "length_unit": " or ".join(dict.fromkeys(b.length_unit for b in built))}
     if built[0].score_scale is None:
         entry["score_scale_inferred"] = True
+    if m.label is not None:
+        entry["label"] = m.label
     return entry
 
 
