@@ -26,6 +26,13 @@ def _scrub_env(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _no_model_downloads(monkeypatch):
+    """No test downloads a model: a missing SentencePiece model fails at once (the download
+    tests serve their own on 127.0.0.1 and lift this)."""
+    monkeypatch.setenv("EVALFW_NO_DOWNLOAD", "1")
+
+
+@pytest.fixture(autouse=True)
 def _private_trust_list(monkeypatch, tmp_path_factory):
     """Each test gets its own empty trust list: runs never touch the user's real one."""
     monkeypatch.setenv("EVALFW_CONFIG_DIR", str(tmp_path_factory.mktemp("evalfw-config")))

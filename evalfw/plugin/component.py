@@ -60,6 +60,12 @@ class Component(ABC):
             text += f"[{inner}]"
         return text
 
+    def load_files(self) -> None:
+        """Read now the files the component reads besides its inputs (a tokenizer's model),
+        raising :class:`~evalfw.errors.EvalfwError` when one is missing or not the one its
+        options ask for; none by default. ``evalfw verify`` calls it before re-running."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{self.kind} {self.describe()}>"
 
