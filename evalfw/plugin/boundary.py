@@ -233,8 +233,8 @@ def readonly(value: Any, depth: int = 3) -> Any:
         return value
     np = sys.modules.get("numpy")  # an array can only come from a loaded numpy
     if np is not None and isinstance(value, np.ndarray):
-        if not value.flags.writeable and value.base is None:
-            return value
+        # always a view: one of an array evalfw keeps read-only (stored statistics) cannot be
+        # made writeable again, as that array itself could
         view = value.view()
         view.flags.writeable = False
         return view
