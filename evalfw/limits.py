@@ -130,8 +130,8 @@ def _bytes(name: str, default: int, unit: str = "bytes") -> int:
         return default
     if not (text.isascii() and text.isdigit()) or len(text) > MAX_NUMBER_DIGITS \
             or int(text) < 1:
-        raise ConfigError(f"${name}: expected a positive whole number of {unit} (digits 0-9), "
-                          f"got {text[:40]!r}")
+        raise ConfigError(f"${name}: expected a number of {unit} (a positive whole number, "
+                          f"digits 0-9), got {text[:40]!r}")
     return int(text)
 
 

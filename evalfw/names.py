@@ -16,7 +16,9 @@ name matched by a glob, a record, a plugin or the command line. Wherever it come
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not from typing: the drop-in command line imports this module
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Unicode categories a terminal does not print as themselves: controls (Cc), format and
 #: bidi controls (Cf), line and paragraph separators (Zl, Zp), surrogates (Cs: a file name

@@ -191,8 +191,10 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                 _check_rescored(metric, sb[system], run_b, ts["name"], system, m)
                 order.append((ts["name"], m, system))
                 same = _output(a, ts["name"], system)
-                if same is not None and same == _output(b, ts["name"], system):
-                    # byte-identical outputs: nothing to test, and no member of a family
+                if same is not None and same == _output(b, ts["name"], system) \
+                        and _equal(sa[system], sb[system]):
+                    # byte-identical outputs (and so statistics; a metric reading score files
+                    # may differ still): nothing to test, and no member of a family
                     unchanged.append(_unchanged_row(ts["name"], m, system, run_a, scale,
                                                     bool(metric.higher_is_better)))
                     continue
@@ -234,6 +236,12 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
             method, n, largest, correction, alpha).to_json()}
     result.rows.sort(key=lambda r: order.index((r["test_set"], r["metric"], r["system"])))
     return result
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> bool:
+    import numpy as np
+
+    return bool(np.array_equal(a, b))
 
 
 def _unchanged_row(test_set: str, metric: str, system: str, run: StoredRun, scale: float,

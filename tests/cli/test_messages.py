@@ -71,7 +71,7 @@ def test_size_settings_must_be_positive_ascii_numbers(monkeypatch, capsys, varia
     monkeypatch.setenv(variable, value)
     assert main(["score", "-r", REF, "-i", HYP, "-m", "chrf"]) == 2
     err = capsys.readouterr().err
-    assert f"${variable}: expected a positive whole number" in err, err
+    assert f"${variable}: expected a number of " in err and "a positive whole number" in err
 
 
 @pytest.mark.parametrize("text", ["1_000", "\u0661\u0662", "\uff11\uff12", "1\u00a0", "٣.٥"])
