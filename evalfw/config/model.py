@@ -119,6 +119,9 @@ class ExperimentConfig:
     executor: ComponentChoice | None = None
     #: system name -> display label (``system_labels:``)
     system_labels: Mapping[str, str] = field(default_factory=dict)
+    #: the output checks to run (``checks:``; empty for ``none``) and what a flag counts for
+    checks: tuple[ComponentChoice, ...] = ()
+    on_flag: str = "keep"
 
     @property
     def experiment_dir(self) -> Path:

@@ -75,7 +75,7 @@ class ModelMetric(SegmentMean):
     model_version: ClassVar[str] = "1"
     #: what a perfect score is (1 for COMET): declare it; None infers it from the scores of
     #: every system scored (:func:`evalfw.metrics.scales.infer_scale`), never a silent 100
-    score_scale: ClassVar[float | None] = None  # type: ignore[misc]
+    score_scale: float | None = None
     wants_context = True
     #: CPU seconds per segment of a model's prediction (a COMET-sized model on a CPU core
     #: takes about this): declare another for a much smaller or larger model

@@ -31,7 +31,9 @@ EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
 class Component(ABC):
     """Base of every pluggable component.
 
-    Subclasses set ``name`` and may set ``version``, ``description`` and ``options_schema``.
+    Subclasses set ``name`` and may set ``version``, ``description``, ``options_schema`` and
+    ``imports`` (the modules the component imports only when it computes, such as a model
+    library: ``evalfw plugins`` imports them and reports a plugin whose stack is broken).
     Contract classes (one per kind) set ``kind`` (the one word for the kind: registry key,
     config key, error messages) and ``plural`` (which names the hook
     ``evalfw_register_<plural>``).
@@ -43,6 +45,7 @@ class Component(ABC):
     version: ClassVar[str] = "1"
     description: ClassVar[str] = ""
     options_schema: ClassVar[Mapping[str, Any]] = EMPTY_OPTIONS
+    imports: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, Any] = MappingProxyType(

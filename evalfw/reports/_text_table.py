@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalfw.reports import _tests_block
+from evalfw.reports import _checks, _tests_block
 from evalfw.reports._grid import Grid, title
 
 __all__ = ["aligned", "column_blocks", "render_table", "ruled"]
@@ -85,6 +85,9 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
         body = [r for r, s in zip(rows, grid.systems) if s in present]
         out += ["", *ruled([[h[i] for i in keep] for h in (head1, head2)],
                            [[r[i] for i in keep] for r in body])]
+    checked = _checks.summary(record)
+    if checked:
+        out += ["", *_wrap(checked, width)]
     sig = grid.significance
     if sig:
         tests = _tests_block.rows(sig)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -187,6 +186,7 @@ def download(url: str, path: str, tokenizer: str) -> Model:
     """Fetch ``url`` into ``path``: written beside it under a temporary name, checked to be a
     SentencePiece model, then renamed into place (a failed or concurrent download never
     leaves a partial model where sacreBLEU or evalfw would read it)."""
+    import tempfile
     import urllib.request
 
     folder = os.path.dirname(path) or "."
@@ -226,6 +226,7 @@ def remember(model: Model, encoded: dict[str, str]) -> None:
 
 __all__ = [
     "CACHED_LINES", "DEADLINE", "download", "fetch", "from_bytes", "from_file",
-    "MAX_MODEL_BYTES", "Model", "NO_DOWNLOAD", "NoSentencePiece", "NotAModel", "Published", "PUBLISHED",
-    "published_path", "remember", "sacrebleu_models_dir", "sentencepiece", "shown", "TIMEOUT",
+    "MAX_MODEL_BYTES", "Model", "NO_DOWNLOAD", "NoSentencePiece", "NotAModel", "Published",
+    "PUBLISHED", "published_path", "remember", "sacrebleu_models_dir", "sentencepiece", "shown",
+    "TIMEOUT",
 ]

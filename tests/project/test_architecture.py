@@ -18,11 +18,11 @@ PACKAGE = Path(__file__).resolve().parents[2] / "evalfw"
 #: import its own subpackage and anything in a lower layer, never a higher or equal one
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "version", "names"),
-    ("limits",),
+    ("limits", "kernels"),
     ("io", "plugin"),
     ("tokenizers",),
     ("metrics",),
-    ("analysis", "reports", "executors"),
+    ("analysis", "reports", "executors", "checks"),
     ("host",),
     ("records",),
     ("config",),

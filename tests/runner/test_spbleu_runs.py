@@ -140,3 +140,10 @@ def test_a_model_option_in_a_config(project):
 
 def record_path(project):
     return sorted((project / "runs" / "sp").iterdir())[-1]
+
+
+def test_worker_processes_score_as_one_process(project):
+    serial = run("sp.yaml", cache=False).record
+    parallel = run("sp.yaml", cache=False, jobs=2).record  # workers get the model's bytes
+    assert parallel["executor"]["name"] == "processes"
+    assert [r["score"] for r in parallel["results"]] == [r["score"] for r in serial["results"]]
