@@ -15,7 +15,7 @@ import pytest
 
 SAMPLE = Path(__file__).resolve().parents[2] / "configs" / "sample" / "en-de"
 REF, HYP = str(SAMPLE / "ref.A.txt"), str(SAMPLE / "sys" / "Weak.txt")
-TIMEOUT = 60
+TIMEOUT = 120
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
