@@ -15,6 +15,9 @@ import re
 import sys
 from typing import Any
 
+import numpy as np
+import pytest
+
 #: whether ``sum()`` of floats adds left to right here, as where the copied values were made
 PLAIN_SUM = sys.version_info < (3, 12)
 
@@ -54,4 +57,15 @@ VERSION_LINES = ("python ", "package ", "code computing ", "plugin ", "implement
                  "the config as evalfw completes it")
 
 
-__all__ = ["PLAIN_SUM", "check_verified_here", "same_as_recorded"]
+#: numpy 2 computes a float32 scalar with a Python float in float32 (NEP 50); numpy 1.x in
+#: float64 (value-based casting). sacreBLEU's bootstrap scores float32 sums of resampled rows,
+#: so its resampled scores (intervals, paired tests) follow the installed numpy; evalfw's
+#: sacreBLEU mode reproduces numpy 2's arithmetic. Every other number is the same under both.
+NEP50 = int(np.__version__.split(".")[0]) >= 2
+needs_nep50 = pytest.mark.skipif(
+    not NEP50, reason="numpy 1.x: sacreBLEU's float32 bootstrap arithmetic promotes to float64 "
+    "(value-based casting), evalfw's sacreBLEU mode reproduces numpy 2's (NEP 50); "
+    "tests/compat/test_numpy1_promotion.py checks the difference")
+
+
+__all__ = ["NEP50", "PLAIN_SUM", "check_verified_here", "needs_nep50", "same_as_recorded"]
