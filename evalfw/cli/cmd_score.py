@@ -22,7 +22,10 @@ EPILOG = """examples:
   evalfw score -r ref.txt -i hyp.txt --sentence-level
   evalfw score -r ref.txt -i hyp.txt -m bleu my-metric --plugins-dir plugins/local
 
-With the sacrebleu preset (the default) the text lines are byte-identical to sacreBLEU's. Each
+With the sacrebleu preset (the default) the text lines are byte-identical to sacreBLEU's on the
+same lines. evalfw score scores each line as it is in the file: sacreBLEU's command line strips
+trailing whitespace from every line first, which changes chrF with --chrf-whitespace (and
+nothing else) on lines that end in spaces; evalfw-sacrebleu strips as sacreBLEU does. Each
 metric's flags (BLEU's --tokenize, --smooth, ...; chrF's --chrf-*) apply to that metric and
 come from the metric itself, so a plugin metric brings its own.
 
