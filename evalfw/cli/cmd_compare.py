@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from evalfw.analysis.results import CORRECTIONS, FAMILIES
-from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for,
+from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for, warn,
                                  write_json, write_lines)
 from evalfw.limits import LIMITS
 
@@ -125,7 +125,7 @@ def execute(args: argparse.Namespace) -> int:
                           correction=args.correction, family=args.family)
     data = result.to_json()
     if result.power_warning:
-        sys.stderr.write(f"evalfw: warning: {result.power_warning}\n")
+        warn(str(result.power_warning))
     if args.format == "json":
         write_json(data)
     else:

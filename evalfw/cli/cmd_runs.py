@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, add_width, host_for,
-                                 write_json)
+                                 warn, write_json)
 
 HELP = "list stored run versions (time, config and input hashes, headline scores); prune them"
 EPILOG = """examples:
@@ -89,7 +88,7 @@ def execute(args: argparse.Namespace) -> int:
                         lambda stored: rescored(stored, host))
     for entry in entries:  # a record whose scores its statistics do not give: said once
         if "damaged" in entry and entry["damaged"].startswith("the recorded score"):
-            sys.stderr.write(f"evalfw: warning: {entry['path']}: {entry['damaged']}\n")
+            warn(f"{entry['path']}: {entry['damaged']}")
     if args.format == "json":
         write_json(entries)
         return 0

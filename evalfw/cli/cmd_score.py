@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from evalfw.cli._options import add_json, add_plugins_dir, write_json
+from evalfw.cli._options import add_json, add_plugins_dir, warn, write_json
 from evalfw.limits import LIMITS
 
 HELP = "score hypothesis files against reference files (like the sacrebleu command)"
@@ -90,7 +90,7 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
             if "tokenizer" in opts:
                 warning = inputs.tokenizer_warning(args, str(opts["tokenizer"]))
                 if warning:
-                    sys.stderr.write(f"evalfw: warning: {warning}\n")
+                    warn(str(warning))
             else:
                 chosen = inputs.default_tokenizer(args)
                 if chosen is not None:
@@ -150,7 +150,7 @@ def execute(args: argparse.Namespace) -> int:
     check_segment_lengths([*refs, *systems], metrics)
     for f in [*refs, *systems]:
         for warning in f.warnings:
-            sys.stderr.write(f"evalfw: warning: {warning}\n")
+            warn(str(warning))
     nrefs = len(refs)
     contexts = _contexts(args, systems, len(refs[0].lines))
     per_metric = []  # per metric: each system's statistics rows

@@ -64,8 +64,10 @@ class _Parser(argparse.ArgumentParser):
         return text
 
     def error(self, message: str) -> None:  # argparse's own usage errors: same one-line style
+        from evalfw.names import shown  # the message may quote a value as it was typed
+
         self.print_usage(sys.stderr)
-        sys.stderr.write(f"evalfw: error: {message}\n")
+        sys.stderr.write(f"evalfw: error: {shown(message)}\n")
         raise SystemExit(2)
 
 
