@@ -103,7 +103,7 @@ def warn_unused(args: argparse.Namespace, host: Components, selected: list[str])
         for f in flags:
             if getattr(args, f.dest, None) is not None:
                 sys.stderr.write(f"evalfw: warning: {f.long} has no effect: metric {name} is "
-                                 f"not selected (add it with -m {name})\n")  # names checked
+                                 f"not selected (add it with -m {name})\n")
 
 
 __all__ = ["add_metric_flags", "metric_options", "warn_unused"]
