@@ -48,6 +48,13 @@ class Evil(evalfw.Metric):
             t = threading.Thread(target=time.sleep, args=(0.01,))
             t.start()
             t.join()
+        if MODE == "pool":  # processes started the way a library starts them
+            import multiprocessing
+            import subprocess
+            import sys
+            with multiprocessing.get_context("fork").Pool(2) as pool:
+                assert pool.map(len, hypotheses) == [len(h) for h in hypotheses]
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
         return np.ones((len(hypotheses), 1), dtype=np.int64)
 
     def score(self, statistics):
@@ -152,8 +159,9 @@ def test_a_thread_left_running_is_an_error_and_the_command_ends(tmp_path, comman
     nothing_stored(tmp_path)
 
 
-def test_threads_a_plugin_ends_itself_are_fine(tmp_path):
-    done = evalfw(tmp_path, "joined", *COMMANDS["run"])
+@pytest.mark.parametrize("mode", ["joined", "pool"])
+def test_threads_and_processes_a_plugin_ends_itself_are_fine(tmp_path, mode):
+    done = evalfw(tmp_path, mode, *COMMANDS["run"])
     assert done.returncode == 0, done.stderr
     assert [p for p in (tmp_path / "runs" / "evil").iterdir() if not p.name.startswith(".")]
 
