@@ -146,7 +146,10 @@ class PluginHost:
         if ep.name in blocked or (dist and dist in blocked):
             return
         try:
-            plugin = ep.load()
+            from evalfw.plugin.guard import watched
+
+            with watched(lambda: info.provider + " (loading)"):  # no fork, no lasting thread
+                plugin = ep.load()
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # any import-time failure of third-party code, exit too
@@ -178,7 +181,10 @@ class PluginHost:
                               sha256=hashlib.sha256(source).hexdigest())
             modname = f"evalfw_local_plugin_{name}_{info.sha256[:12]}"  # type: ignore[index]
             try:
-                module = sys.modules.get(modname) or _import_file(modname, path, source)
+                from evalfw.plugin.guard import watched
+
+                with watched(lambda: info.provider + " (loading)"):
+                    module = sys.modules.get(modname) or _import_file(modname, path, source)
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # SystemExit from plugin code too

@@ -153,6 +153,16 @@ def _after_fork_child() -> None:
         _forked_by = _forking
         _forks.clear()
     _forking = None
+    # the command line turns SIGTERM and SIGHUP into an exception in its own process; a child
+    # (a plugin's multiprocessing pool, which ends its workers with SIGTERM) dies of them as
+    # processes do (evalfw's own workers set their signals when they start)
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None and getattr(signal.getsignal(signum), "__module__", "") \
+                == "evalfw.cli._start":
+            signal.signal(signum, signal.SIG_DFL)
 
 
 if hasattr(os, "register_at_fork"):
@@ -205,8 +215,19 @@ def watched(who: Callable[[], str]) -> Iterator[None]:
 
 def check_threads(grace: float = THREAD_GRACE_SECONDS) -> None:
     """Refuse a thread plugin code started and left running (after waiting ``grace`` seconds
-    in all for such threads to end): the process would not end while it runs."""
+    in all for such threads to end): the process would not end while it runs. A fork plugin
+    code made outside a guarded call (at import) is refused here too, and its child stopped."""
     import time
+
+    if _forked_by is not None:  # the child of such a fork got this far: it does no more
+        _REAL_EXIT(FORKED_CHILD_STATUS)
+    if _forks:
+        where = _forks[0]
+        _forks.clear()
+        raise PluginError(f"plugin code in {where} called os.fork(); plugin code may not fork "
+                          "evalfw's process: start processes with subprocess or "
+                          "multiprocessing; nothing was stored: fix or disable the plugin "
+                          "(--disable-plugin NAME)")
 
     stop = time.monotonic() + grace
     for thread, _ in list(_threads):

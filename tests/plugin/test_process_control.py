@@ -25,6 +25,8 @@ import numpy as np
 import evalfw
 
 MODE = os.environ["EVIL_MODE"]
+if MODE == "import-fork":  # at import time, outside any call evalfw makes
+    os.fork()
 
 def wait_forever():
     time.sleep(3600)
@@ -52,8 +54,12 @@ class Evil(evalfw.Metric):
             import multiprocessing
             import subprocess
             import sys
-            with multiprocessing.get_context("fork").Pool(2) as pool:
+            pool = multiprocessing.get_context("fork").Pool(2)
+            try:
                 assert pool.map(len, hypotheses) == [len(h) for h in hypotheses]
+            finally:  # ended as a pool should be: its workers finish, none is killed
+                pool.close()
+                pool.join()
             subprocess.run([sys.executable, "-c", "pass"], check=True)
         return np.ones((len(hypotheses), 1), dtype=np.int64)
 
@@ -148,6 +154,15 @@ def test_a_fork_in_a_plugin_is_an_error_and_its_child_does_not_go_on(tmp_path, c
     assert not any(_alive(p) for p in pids), "a forked child is still running"
 
 
+def test_a_fork_when_the_plugin_is_imported_leaves_it_out(tmp_path):
+    done = evalfw(tmp_path, "import-fork", "plugins", "--plugins-dir", "plugins")
+    assert done.returncode == 0, done.stderr
+    assert "called os.fork()" in done.stdout and done.stdout.count("evil  [") == 1
+    done = evalfw(tmp_path, "import-fork", *COMMANDS["score"])
+    one_line(done, "metric 'evil'")  # not loaded: an unknown metric
+    assert done.stdout == ""
+
+
 @pytest.mark.parametrize("command", ["score", "run"])
 @pytest.mark.parametrize("mode", ["thread", "sleeper"])
 def test_a_thread_left_running_is_an_error_and_the_command_ends(tmp_path, command, mode):
@@ -185,3 +200,22 @@ def test_sigterm_while_waiting_for_threads_at_exit_prints_no_traceback(tmp_path)
         proc.kill()
     assert "Traceback" not in err, err
     assert proc.returncode != 0
+
+
+def test_a_plugins_child_processes_die_of_sigterm_as_processes_do(tmp_path):
+    """The command line turns SIGTERM into an exception in its own process; a child a plugin
+    forks (a multiprocessing pool, which ends its workers with SIGTERM) gets the default."""
+    code = ("import multiprocessing, signal, sys\n"
+            "import evalfw.plugin.guard\n"
+            "from evalfw.cli import _start\n"
+            "signal.signal(signal.SIGTERM, _start._terminate)\n"
+            "def handler(_):\n"
+            "    return repr(signal.getsignal(signal.SIGTERM))\n"
+            "pool = multiprocessing.get_context('fork').Pool(1)\n"
+            "print(pool.map(handler, [0])[0], signal.getsignal(signal.SIGTERM).__name__)\n"
+            "pool.close()\n"
+            "pool.join()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=TIMEOUT, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["<Handlers.SIG_DFL:", "0>", "_terminate"], done.stdout
