@@ -35,8 +35,8 @@ def execute(args: argparse.Namespace) -> int:
     found = validate(args.config, args.overrides, host=host_for(args))
     for warning in found.warnings:
         warn(str(warning))
-    if found.power_warning:
-        warn(str(found.power_warning))
+    if found.resolution_warning:
+        warn(str(found.resolution_warning))
     if args.format == "json":
         write_json({**found.to_json(), "config": args.config})
     else:

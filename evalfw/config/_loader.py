@@ -136,6 +136,7 @@ def validate_config(
                       for i, ts in enumerate(data["test_sets"]))
     choices.check_resolvable(host, metrics, test_sets, loc)
     _check_labels(data, test_sets, loc)
+    bucket_labels = _bucket_labels(data.get("significance", {}), paths)
 
     output_dir = (paths.join(data["output_dir"], ("output_dir",)) if "output_dir" in data
                   else Path(DEFAULT_OUTPUT_DIR))
@@ -153,6 +154,7 @@ def validate_config(
         executor=_choice(executor) if executor is not None else None,
         system_labels=frozen(data.get("system_labels", {})),
         checks=tuple(_choice(c) for c in checks), on_flag=data["on_flag"],
+        bucket_labels=bucket_labels,
     )
     return config, host
 
@@ -199,6 +201,19 @@ def _check_labels(data: Mapping[str, Any], test_sets: tuple[TestSetConfig, ...],
             raise loc.error(("system_labels", name), (
                 f"'{name}' is not a system of any test set{suggest(name, systems)}; "
                 "system_labels names systems by their names"))
+
+
+def _bucket_labels(block: Mapping[str, Any], paths: PathResolver) -> Path | None:
+    """``significance.buckets.file`` (per-segment labels), resolved like a data path."""
+    buckets = block.get("buckets")
+    if not isinstance(buckets, Mapping) or not isinstance(buckets.get("file"), str):
+        return None
+    where = ("significance", "buckets", "file")
+    found = paths.files(buckets["file"], where, "the bucket labels")
+    if len(found) != 1:
+        raise paths.loc.error(where, f"the pattern {buckets['file']!r} matches {len(found)} "
+                                     "files; bucket labels come from one file")
+    return found[0]
 
 
 def _unique(items: list[Mapping[str, Any]], key: str, what: str, loc: Locations) -> None:
@@ -267,10 +282,23 @@ def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> Test
                 + (f"; missing: {', '.join(missing)}" if missing else "")
                 + (f"; not a system: {', '.join(extra)}" if extra else "")))
         scores.append((name, block.get("column"), tuple((s, files[s]) for s in systems)))
+    documents = None
+    if "documents" in ts:
+        found = paths.files(ts["documents"], (*path, "documents"), f"the documents of {what}")
+        if len(found) != 1:
+            raise paths.loc.error((*path, "documents"), (
+                f"the pattern {ts['documents']!r} matches {len(found)} files; a test set has "
+                "one documents file"))
+        documents = found[0]
+    elif "strata" in ts:
+        raise paths.loc.error((*path, "strata"), (
+            f"strata are a column of the documents file, and {what} names none; add "
+            "documents: FILE (a TSV with doc_id and this column)"))
     return TestSetConfig(
         name=ts["name"], langs=ts["langs"], source=source[0] if source else None,
         references=tuple(references), systems=tuple(systems.items()),
         tokenizer=copy.deepcopy(ts.get("tokenizer")), segment_scores=tuple(scores),
+        documents=documents, strata=ts.get("strata"),
     )
 
 

@@ -56,6 +56,10 @@ class TestSetConfig:
     tokenizer: str | Mapping[str, Any] | None = None
     #: precomputed per-segment scores: name -> (column or None, ((system, file), ...))
     segment_scores: tuple[tuple[str, str | None, tuple[tuple[str, Path], ...]], ...] = ()
+    #: the document of every segment (one id a line, or a TSV with a doc_id column)
+    documents: Path | None = None
+    #: the documents TSV's column whose value groups documents into strata
+    strata: str | None = None
 
     @property
     def source_lang(self) -> str:
@@ -122,6 +126,8 @@ class ExperimentConfig:
     #: the output checks to run (``checks:``; empty for ``none``) and what a flag counts for
     checks: tuple[ComponentChoice, ...] = ()
     on_flag: str = "keep"
+    #: ``significance.buckets.file`` resolved: per-segment labels for label buckets
+    bucket_labels: Path | None = None
 
     @property
     def experiment_dir(self) -> Path:

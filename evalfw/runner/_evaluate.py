@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import ConfigError, InputError
+from evalfw.io.labels import LabelTable, read_labels
 from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
@@ -63,6 +64,8 @@ class Evaluation:
     flags: list[dict[str, Any]] = field(default_factory=list)
     #: test set -> what its conclusions are drawn from (``on_flag`` applied to its flags)
     conclusions: dict[str, Conclusions] = field(default_factory=dict)
+    #: test set -> its documents file as read (test sets that name one)
+    documents: dict[str, LabelTable] = field(default_factory=dict)
 
     def add_cell(self, test_set: str, system: str, stats: np.ndarray) -> str:
         key = f"c{len(self.cells)}"
@@ -174,11 +177,23 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
             scores[s][name] = found
             ev.inputs.append({**found.facts(), "role": "scores", "test_set": ts.name,
                               "system": system, "scores": name})
+    extra: dict[str, Any] = {}
+    if ts.documents is not None:
+        what = f"the documents of test set '{ts.name}'"
+        table = read_labels(ts.documents, segments, what)
+        table.column(None, what)  # a document id per segment, checked before any scoring
+        if ts.strata is not None:
+            table.column(ts.strata, f"the strata of test set '{ts.name}'")
+        ev.documents[ts.name] = table
+        ev.inputs.append({**table.facts(), "role": "documents", "test_set": ts.name})
+        extra = {"documents": table.path,
+                 **({"strata": ts.strata} if ts.strata is not None else {})}
     ev.test_sets.append({
         "name": ts.name, "langs": ts.langs, "segments": len(refs[0].lines),
         "source": source.path if source else None, "references": [f.path for f in refs],
         "systems": [{"name": n, "path": f.path} for n, f in zip(names, systems)],
         **({"tokenizer": ts.tokenizer} if ts.tokenizer is not None else {}),
+        **extra,
     })
     return TestSetInputs(refs, systems, source, scores)
 

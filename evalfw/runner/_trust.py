@@ -75,6 +75,10 @@ def config_files(cfg: ExperimentConfig) -> list[tuple[Path, str]]:
         out += [(p, f"system '{s}' of {where}") for s, p in ts.systems]
         for name, _column, files in ts.segment_scores:
             out += [(p, f"scores '{name}' of system '{s}' of {where}") for s, p in files]
+        if ts.documents is not None:
+            out.append((ts.documents, f"the documents of {where}"))
+    if cfg.bucket_labels is not None:
+        out.append((cfg.bucket_labels, "the bucket labels (significance.buckets.file)"))
     return out
 
 
