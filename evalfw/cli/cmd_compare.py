@@ -78,19 +78,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_runs_dir(parser)
 
 
-def _p(row: dict, samples: int) -> str:
-    """The p-value the verdict used (adjusted, when corrected), ``<`` before it when no
-    resample was as extreme: it is then only known to be below that; ``-`` for a system not
-    tested (unchanged)."""
-    if row["p_value"] is None:
-        return "-"
-    p = row["p_adjusted"] if row["p_adjusted"] is not None else row["p_value"]
-    floor = row["p_value"] <= 1 / (samples + 1) and p < 1.0
-    return f"{'<' if floor else ''}{p:.4f}"
-
-
 def table(data: dict) -> str:
     from evalfw.metrics.scales import places
+    from evalfw.runner.compare import p_text
 
     margin = data.get("margin")
     head = ["test set", "metric", "system", "A", "B", "delta", data["p_label"], "verdict"]
@@ -102,7 +92,7 @@ def table(data: dict) -> str:
 
     rows = [[r["test_set"], r["metric"], r["system"], num(r, "score_a"), num(r, "score_b"),
              num(r, "delta", "+"),
-             _p(r, data["samples"]),
+             p_text(r, data["samples"]),
              *((num(r, "bound", "+"), r["margin_verdict"]) if margin is not None
                else (r["verdict"],))] for r in data["comparisons"]]
     widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]

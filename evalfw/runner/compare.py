@@ -353,9 +353,15 @@ def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set:
                           "`evalfw verify` on it to see why")
 
 
-def shown_p(row: Mapping[str, Any]) -> float:
-    """The p-value a comparison's verdict rests on: adjusted when corrected, else raw."""
-    return row["p_value"] if row["p_adjusted"] is None else row["p_adjusted"]  # type: ignore[no-any-return]
+def p_text(row: Mapping[str, Any], samples: int) -> str:
+    """The p-value a comparison's verdict rests on (adjusted, when corrected) as the table and
+    the regression line print it: ``<`` before it when no resample was as extreme (it is then
+    only known to be below that), ``-`` for a system not tested (unchanged)."""
+    if row["p_value"] is None:
+        return "-"
+    p = row["p_adjusted"] if row["p_adjusted"] is not None else row["p_value"]
+    floor = row["p_value"] <= 1 / (samples + 1) and p < 1.0
+    return f"{'<' if floor else ''}{p:.4f}"
 
 
 def check(result: Comparison) -> None:
@@ -372,10 +378,11 @@ def check(result: Comparison) -> None:
     if bad:
         # the p-value the verdict rests on, named as the table names it
         label = result.p_label
+        samples = result.settings["samples"]
         listing = "; ".join(f"{r['test_set']}/{r['metric']}/{r['system']} {r['score_a']:.2f} -> "
-                            f"{r['score_b']:.2f} ({label} = {shown_p(r):.4f})" for r in bad)
+                            f"{r['score_b']:.2f} ({label} = {p_text(r, samples)})" for r in bad)
         raise RegressionDetected(f"{len(bad)} significant regression(s) from A to B at "
                                  f"alpha {result.settings['alpha']:g}: {listing}")
 
 
-__all__ = ["check", "compare_runs", "Comparison", "differences", "shown_p"]
+__all__ = ["check", "compare_runs", "Comparison", "differences", "p_text"]
