@@ -205,9 +205,14 @@ def classes() -> dict[str, Ranges]:
     if identity is None or os.environ.get(ENV_OFF, "") not in ("", "0"):
         return from_regex()
     path = cache_path(identity)
-    try:
-        with open(path, encoding="utf-8", newline="\n") as fh:
-            found = parse(fh.read(1 << 20), identity)
+    try:  # opened without waiting (a FIFO there never answers), used only when regular
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            import stat
+
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(f"{path} is not a regular file")
+            found = parse(fh.read(1 << 20).decode("utf-8"), identity)
     except (OSError, UnicodeDecodeError):
         found = None
     if found is None:
