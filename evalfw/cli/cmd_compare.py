@@ -6,8 +6,15 @@ import argparse
 import sys
 
 from evalfw.analysis.results import CORRECTIONS, FAMILIES
-from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for, warn,
-                                 write_json, write_lines)
+from evalfw.cli._options import (
+    add_format,
+    add_plugins_dir,
+    add_runs_dir,
+    host_for,
+    warn,
+    write_json,
+    write_lines,
+)
 from evalfw.limits import LIMITS
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"

@@ -57,9 +57,7 @@ def execute(args: argparse.Namespace) -> int:
         from evalfw.records.select import select
 
         record = select(record, args.test_set, args.metric)
-    from evalfw.runner.recorded import judged
-
-    from evalfw.runner.recorded import rescored
+    from evalfw.runner.recorded import judged, rescored
 
     host = host_for(args)
     record, notes = judged(record, host)  # marks follow the installed metric, not the record

@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from evalfw.errors import EvalfwError
 from evalfw.version import __version__
@@ -42,7 +42,7 @@ class _Parser(argparse.ArgumentParser):
         # taken for the start of another long option (``--lowercase``, ``--tokenize``)
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
-        self.commands: dict[str, argparse.ArgumentParser] = {}
+        self.commands: dict[str, _Parser] = {}
 
     def format_help(self) -> str:
         if self.configure_plugins is not None:
@@ -63,7 +63,7 @@ class _Parser(argparse.ArgumentParser):
             text += "\navailable components (evalfw plugins --all):\n" + "\n".join(lines) + "\n"
         return text
 
-    def error(self, message: str) -> None:  # argparse's own usage errors: same one-line style
+    def error(self, message: str) -> NoReturn:  # argparse's own usage errors: same one-line style
         from evalfw.names import shown  # the message may quote a value as it was typed
 
         self.print_usage(sys.stderr)
@@ -110,10 +110,10 @@ def command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> _Parser:
     """The full parser; with ``only``, just that sub-command is configured (the others are not
     imported: each command module may import much of evalfw, which costs start-up time)."""
-    parser: Any = _Parser(
+    parser = _Parser(
         prog="evalfw",
         description="Config-driven, reproducible machine-translation evaluation.",
         epilog="examples:\n  evalfw run configs/wmt.yaml\n  evalfw score -r ref.txt -i hyp.txt\n"
@@ -172,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if host is not None:
         args._host = host
     if extra:  # reported with the usage of the command they were given to
-        parser.commands.get(getattr(args, "command", None), parser).error(
+        parser.commands.get(getattr(args, "command", None) or "", parser).error(
             f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_execute", None):
         parser.print_help()
@@ -255,7 +255,7 @@ def _configure_plugins(sub: Any, args: argparse.Namespace) -> Any:
 def _plugin_exit() -> type[BaseException]:
     """What ``os._exit`` in plugin code raises, once the guard is loaded (else nothing can)."""
     guard = sys.modules.get("evalfw.plugin.guard")
-    return guard.PluginExit if guard is not None else SystemExit  # type: ignore[no-any-return]
+    return guard.PluginExit if guard is not None else SystemExit
 
 
 def _guarded(args: argparse.Namespace, action: Any) -> int:
@@ -286,9 +286,8 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
         # evalfw's commands never exit this way: plugin code did (see evalfw.plugin.guard)
         if args.debug:
             raise
-        from evalfw.plugin.guard import escaped
-
         from evalfw.names import shown
+        from evalfw.plugin.guard import escaped
 
         err = escaped(exc, f"running `evalfw {args.command}`")
         sys.stderr.write(f"evalfw: error: {shown(err)}\n")

@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -148,7 +149,7 @@ class PluginHost:
         try:
             from evalfw.plugin.guard import watched
 
-            with watched(lambda: info.provider + " (loading)"):  # no fork, no lasting thread
+            with watched(partial(_loading, info)):  # no fork, no lasting thread
                 plugin = ep.load()
         except KeyboardInterrupt:
             raise
@@ -183,7 +184,7 @@ class PluginHost:
             try:
                 from evalfw.plugin.guard import watched
 
-                with watched(lambda: info.provider + " (loading)"):
+                with watched(partial(_loading, info)):
                     module = sys.modules.get(modname) or _import_file(modname, path, source)
             except KeyboardInterrupt:
                 raise
@@ -256,6 +257,11 @@ class PluginHost:
         from evalfw.metrics.boundary import build
 
         return build(self.registry("metric").entry(name), options, self, definition)
+
+
+def _loading(info: PluginInfo) -> str:
+    """Who runs while a plugin is imported."""
+    return info.provider + " (loading)"
 
 
 def _import_file(modname: str, path: Path, source: bytes) -> ModuleType:

@@ -33,8 +33,19 @@ from typing import TYPE_CHECKING, Any
 from evalfw.errors import EvalfwError, PluginError
 from evalfw.metrics import _returns as returns
 from evalfw.metrics.base import Metric, SegmentLengths
-from evalfw.plugin.boundary import (BoundaryError, Checked, Contract, Origin, call, checked,
-                                    place, provider, raised, refused, who)
+from evalfw.plugin.boundary import (
+    BoundaryError,
+    Checked,
+    Contract,
+    Origin,
+    call,
+    checked,
+    place,
+    provider,
+    raised,
+    refused,
+    who,
+)
 from evalfw.plugin.boundary import advice as _advice
 from evalfw.plugin.boundary import guard as _guard
 

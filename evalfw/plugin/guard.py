@@ -76,6 +76,7 @@ def culprit(tb: TracebackType | None) -> str | None:
 
 def escaped(exc: BaseException, doing: str = "") -> PluginError:
     """The plugin error to raise for a ``BaseException`` that escaped plugin code."""
+    who: str | None
     if isinstance(exc, PluginExit):
         who, what = exc.where, exc.what
     else:
@@ -122,7 +123,7 @@ def exits_refused() -> Iterator[None]:
     try:
         yield
     finally:
-        os._exit, _guarded_pid = before, previous  # type: ignore[assignment]
+        os._exit, _guarded_pid = before, previous
 
 
 # ----------------------------------------------------------------------------- os.fork

@@ -83,9 +83,9 @@ class Significance:
         self.length_units = {m["name"]: m["length_unit"] for m in record.get("metrics", [])
                              if "length_unit" in m}
         #: display labels (``label:`` of a metric entry, ``system_labels:``) by name
-        self.metric_labels = {m["name"]: m["label"] for m in record.get("metrics", [])
+        self.metric_labels: dict[str, str] = {m["name"]: m["label"] for m in record.get("metrics", [])
                               if m.get("label")}
-        self.system_labels = {s["name"]: s["label"] for t in record.get("test_sets", [])
+        self.system_labels: dict[str, str] = {s["name"]: s["label"] for t in record.get("test_sets", [])
                               for s in t.get("systems", []) if s.get("label")}
 
     def metric_label(self, name: str) -> str:

@@ -75,7 +75,7 @@ def stats_key(metric: Metric, hypothesis_digest: str, reference_digests: list[st
 def checksum(statistics: np.ndarray) -> str:
     """sha256 of an array's dtype, shape and bytes."""
     h = hashlib.sha256(f"{statistics.dtype.str}{statistics.shape}".encode())
-    h.update(memoryview(statistics).cast("B") if statistics.flags.c_contiguous
+    h.update(statistics.data.cast("B") if statistics.flags.c_contiguous
              else statistics.tobytes())
     return h.hexdigest()
 
@@ -121,7 +121,7 @@ class StatsCache:
                     raise ValueError("unexpected arrays")
                 if any(i.file_size > max_segments_bytes() for i in data.zip.infolist()):
                     raise ValueError("an array larger than EVALFW_MAX_SEGMENTS_BYTES")
-                stats = data["statistics"]
+                stats: np.ndarray = data["statistics"]
                 recorded = str(data["sha256"])
         except (FileNotFoundError, NotADirectoryError):
             return None

@@ -33,8 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.errors import (AntiConservativeWarning, EvalfwError, InputError, RecordError,
-                           ResolutionWarning)
+from evalfw.errors import (
+    AntiConservativeWarning,
+    EvalfwError,
+    InputError,
+    RecordError,
+    ResolutionWarning,
+)
 from evalfw.io.text import read_bytes
 from evalfw.limits import MAX_CONFIG_BYTES
 from evalfw.records.load import StoredRun, load_segments, open_run
@@ -427,9 +432,9 @@ def _same_paths(old: Mapping[str, Any], new: dict[str, Any]) -> None:
     keyed = {(i["role"], i["test_set"], i.get("system"), i.get("scores"), n): i
              for n, i in enumerate(old["inputs"])}
     for n, item in enumerate(new["inputs"]):
-        key = (item["role"], item["test_set"], item.get("system"), item.get("scores"), n)
-        if key in keyed:
-            item["path"] = keyed[key]["path"]
+        found = keyed.get((item["role"], item["test_set"], item.get("system"), item.get("scores"), n))
+        if found is not None:
+            item["path"] = found["path"]
     by_name = {t["name"]: t for t in old["test_sets"]}
     for ts in new["test_sets"]:
         if ts["name"] in by_name:

@@ -156,8 +156,8 @@ def test_third_party_notices_are_quiet_while_comet_loads(comet_plugin, recwarn):
     fake, checkpoint = comet_plugin
 
     def load_from_checkpoint(path):
-        warnings.warn("pkg_resources is deprecated as an API", DeprecationWarning)
-        warnings.warn("`resume_download` is deprecated", FutureWarning)
+        warnings.warn("pkg_resources is deprecated as an API", DeprecationWarning, stacklevel=2)
+        warnings.warn("`resume_download` is deprecated", FutureWarning, stacklevel=2)
         return types.SimpleNamespace(eval=lambda: None)
 
     fake.load_from_checkpoint = load_from_checkpoint

@@ -23,9 +23,9 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
-from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
 from evalfw.errors import ConfigError
+from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
+from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
 from evalfw.plugin import hookimpl
 
 __all__ = ["METHODS", "NltkContext", "NltkMean", "NltkMethod6Error", "RawFraction"]
@@ -302,7 +302,7 @@ class NltkMean(Mean):
                                                                 for w in ws):
             return None
         total = max([1.0, *(math.fsum(ws) for ws in weights or ())])
-        return float(self.score_scale) * max(1.0, max_precision) ** total
+        return float(self.score_scale) * float(max(1.0, max_precision) ** total)
 
     def combine(self, smoothed: Smoothed, counts: Counts, bp: float | int,
                 weights: Sequence[Sequence[float]] | None) -> tuple[float | int, ...]:
