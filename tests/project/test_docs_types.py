@@ -1,5 +1,6 @@
-"""Type checkers see evalfw's API: mypy passes on the README's Python examples, its plugin
-examples, and the example plugins in plugins/ (as a user's code, evalfw installed)."""
+"""Type checkers see evalfw's API: mypy passes on the Python examples of the documentation
+(README.md and the pages of docs/: scripts, plugin files, the drop-in imports) and the example
+plugins in plugins/, each checked as a user's code with evalfw installed."""
 
 from __future__ import annotations
 
@@ -11,17 +12,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-FENCE = re.compile(r"(<!-- file: [^ ]+ -->\n)?```python\n(.*?)```", re.S)
-#: names the README's API examples take as given
-PRELUDE = """\
-import evalfw
+from tests.support.doc_blocks import blocks
 
-hyps: list[str] = ["the cat sat"]
-refs: list[str] = ["the cat sat"]
-refs_a: list[str] = refs
-refs_b: list[str] = refs
-"""
+REPO = Path(__file__).resolve().parents[2]
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 EXAMPLE_PLUGINS = [
     REPO / "plugins" / "local" / "textbook.py",
     REPO / "plugins" / "evalfw-smooth-floorplus" / "src" / "evalfw_smooth_floorplus" / "__init__.py",
@@ -29,34 +23,32 @@ EXAMPLE_PLUGINS = [
 ]
 
 
-def readme_examples() -> dict[str, str]:
-    """File name -> code: the API examples as one module (each drop-in import line, an
-    alternative to the others, in a module of its own), each plugin example as a module."""
-    api: list[str] = []
+def doc_examples() -> dict[str, str]:
+    """Module name -> code: every Python block of the documentation as a module of its own
+    (a plugin file under its own name), named after its page and line."""
     files: dict[str, str] = {}
-    for marker, code in FENCE.findall((REPO / "README.md").read_text("utf-8")):
-        if marker:
-            files[f"plugin_{len(files)}.py"] = code
-            continue
-        for line in code.splitlines():
-            if line.startswith("from evalfw.compat"):
-                files[f"dropin_{len(files)}.py"] = line.split("#")[0] + "\n"
-            else:
-                api.append(line)
-    files["api_examples.py"] = PRELUDE + "\n".join(api) + "\n"
+    for page in PAGES:
+        for block in blocks(page):
+            if block.lang != "python":
+                continue
+            stem = re.sub(r"\W", "_", f"{page.stem}_{block.line}").lower()
+            if block.marker == "file":
+                stem = f"plugin_{Path(block.arg or stem).stem}_{block.line}"
+            files[f"{stem}.py"] = block.code
     return files
 
 
-def test_the_readme_has_api_and_plugin_examples() -> None:
-    names = list(readme_examples())
-    assert sum(n.startswith("plugin_") for n in names) >= 2
-    assert sum(n.startswith("dropin_") for n in names) >= 3
+def test_the_docs_have_api_and_plugin_examples() -> None:
+    found = doc_examples()
+    assert sum(n.startswith("plugin_") for n in found) >= 5
+    assert sum("from evalfw.compat." in code for code in found.values()) >= 2
+    assert any("evalfw.run(" in code for code in found.values())
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed")
 def test_mypy_passes_on_the_examples(tmp_path: Path) -> None:
-    for name, code in readme_examples().items():
+    for name, code in doc_examples().items():
         (tmp_path / name).write_text(code, "utf-8")
     (tmp_path / "user_script.py").write_text(USER_SCRIPT, "utf-8")
     for i, path in enumerate(EXAMPLE_PLUGINS):

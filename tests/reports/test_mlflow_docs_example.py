@@ -1,5 +1,6 @@
-"""The README's MLflow example works with what ``pip install 'evalfw[mlflow]'`` installs: its
-``reports:`` line, a SQLite tracking store, run as written in a fresh directory."""
+"""The MLflow example of docs/reports.md works with what ``pip install 'evalfw[mlflow]'``
+installs: its ``reports:`` line, a SQLite tracking store, run as written in a fresh
+directory."""
 
 from __future__ import annotations
 
@@ -26,15 +27,15 @@ metrics:
 """
 
 
-def readme_reports_line() -> str:
-    section = (REPO / "README.md").read_text("utf-8").split("## MLflow", 1)[1]
+def docs_reports_line() -> str:
+    section = (REPO / "docs" / "reports.md").read_text("utf-8").split("## MLflow", 1)[1]
     found = re.search(r"```yaml\n(reports: .*?)\n", section)
-    assert found, "the README's MLflow section has no reports: line"
+    assert found, "the MLflow section of docs/reports.md has no reports: line"
     return found.group(1)
 
 
-def test_the_readme_sqlite_example_logs_the_run(tmp_path, monkeypatch) -> None:
-    line = readme_reports_line()
+def test_the_sqlite_example_logs_the_run(tmp_path, monkeypatch) -> None:
+    line = docs_reports_line()
     assert 'tracking_uri: "sqlite:///mlflow.db"' in line
     shutil.copytree(REPO / "configs" / "sample" / "en-de", tmp_path / "data")
     (tmp_path / "exp.yaml").write_text(CONFIG.format(reports=line), "utf-8")
