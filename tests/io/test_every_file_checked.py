@@ -123,22 +123,3 @@ def test_a_fifo_at_the_segment_score_cache_is_not_waited_for(tmp_path):
         cache = ScoreCache(tmp_path / "s.sqlite")
     assert cache.get(["a"]) == {}
 
-
-def test_a_fifo_at_the_intl_tokenizers_cache_is_not_waited_for(tmp_path):
-    classes = pytest.importorskip("evalfw.tokenizers._unicode_classes",
-                                  reason="the intl tokenizer keeps no cache file")
-    env = {"EVALFW_CACHE_DIR": str(tmp_path / "cache")}
-    identity = subprocess.run(
-        [sys.executable, "-c", "from evalfw.tokenizers._unicode_classes import cache_path, "
-         "regex_identity\nprint(cache_path(regex_identity()))"], capture_output=True, text=True,
-        env={**os.environ, **env}, timeout=QUICK)
-    if identity.returncode or identity.stdout.strip() in ("", "None"):
-        pytest.skip("no regex package: nothing is cached")
-    path = Path(identity.stdout.strip())
-    path.parent.mkdir(parents=True)
-    os.mkfifo(path)
-    (tmp_path / "r.txt").write_text("a b c d e\n", "utf-8")
-    done = evalfw(tmp_path, "score", "-r", "r.txt", "-i", "r.txt", "-tok", "intl", "-b",
-                  env=env)
-    assert done.returncode == 0 and done.stdout.strip() == "100.0", done.stderr
-    del classes
