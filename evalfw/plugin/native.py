@@ -1,5 +1,6 @@
-"""Optional compiled kernels of the metrics: a metric's C extension, used when it was built and
-not switched off (see :mod:`evalfw.kernels`, which loads every kernel and reads the switches)."""
+"""Optional compiled kernels of components: a metric's or tokenizer's C extension, used when it
+was built and not switched off (see :mod:`evalfw.kernels`, which loads every kernel and reads
+the switches)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""One chrF sentence per call, fast: the path of ``CHRF().sentence_score`` loops (RL rewards,
-data filtering), where preparing references and building statistics rows costs more than the
-counting.
+"""One chrF segment per call: the path of sentence-score loops (RL rewards, data filtering),
+where preparing references and building statistics rows costs more than the counting.
 
 A new segment (hypothesis and references, all plain ``str``) is scored by the compiled
 kernel's ``sentence``, which counts the hypothesis against each reference and applies
@@ -11,17 +10,16 @@ sacreBLEU's F-score formula in C, bit-identical to :func:`evalfw.metrics.chrf.co
 The caches are plain dictionaries emptied when full: one per :class:`ChrfConfig` (every
 option that changes a number), so a result is only ever reused under the options it was
 computed with. Whenever a piece is missing (no kernel, ``EVALFW_NATIVE=0``, options outside
-the kernel's limits, a reference that is None or not a ``str``) the caller's general path
+the metric's limits, a reference that is None or not a ``str``) the caller's general path
 computes the same number, and it is kept the same way.
 """
 
 from __future__ import annotations
 
-from evalfw.metrics.chrf import core
+from collections.abc import Callable, Sequence
 
-TYPE_CHECKING = False  # not from typing: a sentence loop starts without it
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+from evalfw.limits import LIMITS
+from evalfw.metrics.chrf import core
 
 __all__ = ["OneChrf", "plain_config", "CACHE_SEGMENTS"]
 
@@ -29,20 +27,21 @@ __all__ = ["OneChrf", "plain_config", "CACHE_SEGMENTS"]
 CACHE_SEGMENTS = 1 << 16
 #: sets of options whose caches are kept
 CACHE_CONFIGS = 16
-#: the option ranges of the chrF metric (``evalfw.limits``), which the kernel also keeps to
-MAX_ORDER, MAX_BETA = 100, 1000
 
 #: per options, (hypothesis, *references) -> (score, references counted)
 _SEEN: dict[tuple[core.ChrfConfig, tuple[type, ...]],
-            dict[tuple[str, ...], tuple[float, int]]] = {}
+            dict[tuple[str | None, ...], tuple[float, int]]] = {}
 
 
 def plain_config(config: core.ChrfConfig) -> bool:
-    """Whether ``config`` holds options the chrF metric accepts, of the plain types the
-    compiled and lean paths read (int orders, an int or float beta, bool flags)."""
-    orders_ok = all(type(v) is int and 0 <= v <= MAX_ORDER
-                    for v in (config.char_order, config.word_order)) and config.orders > 0
-    beta_ok = type(config.beta) in (int, float) and 0 <= config.beta <= MAX_BETA
+    """Whether ``config`` holds options the chrF metric accepts (:data:`evalfw.limits.LIMITS`),
+    of the plain types the compiled path reads (int orders, an int or float beta, bool
+    flags)."""
+    orders_ok = all(type(v) is int and LIMITS[k].problem(v) is None
+                    for k, v in (("char_order", config.char_order),
+                                 ("word_order", config.word_order))) and config.orders > 0
+    beta_ok = type(config.beta) in (int, float) and \
+        LIMITS["beta"].low <= config.beta <= LIMITS["beta"].high
     return orders_ok and beta_ok and all(type(v) is bool for v in config[3:])
 
 
