@@ -152,7 +152,8 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path, monkeypat
     (version,) = (tmp_path / "runs" / "names").iterdir()
     import csv
 
-    rows = list(csv.DictReader((version / "report-csv.csv").open(encoding="utf-8")))
+    with (version / "report-csv.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
     systems = {r["system"] for r in rows}
     assert systems == {"'=cmd|' calc'!A0", "'+SUM(A1)", "'@x", "'-2+3", "Good"}
     assert all(r["test_set"] == "t" and float(r["score"]) >= 0 for r in rows)

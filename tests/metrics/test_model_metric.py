@@ -202,6 +202,8 @@ def test_resources_follow_the_device_or_the_option() -> None:
     assert "resources" not in _Lengths(resources={"GPU": 1}).output_options()
 
 
+# the command shows the warning as a user sees it: its line on stderr is what is checked
+@pytest.mark.filterwarnings("default::evalfw.errors.CacheWarning")
 def test_an_edited_score_cache_row_is_scored_again_with_one_warning(installed, capsys) -> None:
     """``update scores set score=-5`` on the cache: the rows fail their digest, the model
     scores them again, one warning says so, and -5 (outside [-1, 1]) is never served; verify
