@@ -1,5 +1,6 @@
 """Build hook for the optional compiled kernels: BLEU counting, chrF statistics, TER edits,
-mteval's and intl's punctuation rules, sacreBLEU's bootstrap draws, and the
+mteval's and intl's punctuation rules, sacreBLEU's bootstrap draws, the meta-evaluation's
+pair loops, and the
 ``evalfw-sacrebleu`` script (everything else is in pyproject.toml).
 
 ``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
@@ -40,6 +41,13 @@ setup(
             sources=["evalfw/analysis/_sacreboot.c"],
             optional=True,
             extra_compile_args=["-O3"],
+        ),
+        Extension(
+            "evalfw.analysis.meta._metakernel",
+            sources=["evalfw/analysis/meta/_metakernel.c"],
+            optional=True,
+            # no fused multiply-add: values are rounded step by step as numpy rounds them
+            extra_compile_args=["-O3", "-ffp-contract=off"],
         ),
         Extension(
             "evalfw.tokenizers._mteval_rules",

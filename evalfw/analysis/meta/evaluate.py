@@ -24,7 +24,7 @@ import numpy as np
 
 from evalfw.analysis import resampling as rs
 from evalfw.analysis.meta import grouped, ungrouped
-from evalfw.analysis.meta.permute import permutation_tests, swap_masks
+from evalfw.analysis.meta.permute import Statistic, Tested, Trials, permutation_trials, swap_masks
 from evalfw.analysis.meta.ranking import clusters, corrected, default_edges, delta_bins
 from evalfw.analysis.meta.system import SYSTEM_STATISTICS, agreement, system_statistics
 
@@ -123,11 +123,25 @@ def _human_system(human: Human, draws: _Draws | None) -> tuple[np.ndarray, np.nd
         return human.system, (draws.counts @ values.T) / (draws.counts @ judged.T)
 
 
-def _tests(stat_name: str, order: list[str], values: Mapping[str, float],
-           tested: Mapping[tuple[str, str], Any], settings: Settings) -> dict[str, Any]:
+def _trials(stat: Statistic, x: Mapping[str, np.ndarray], names: Sequence[str],
+            masks: np.ndarray) -> dict[tuple[str, str], Trials]:
+    """The permutation trials of every pair of metrics (in config order)."""
+    return {(a, b): permutation_trials(stat, x[a], x[b], masks)
+            for i, a in enumerate(names) for b in names[i + 1:]}
+
+
+def _tested(trials: Mapping[tuple[str, str], Trials], statistic: str, better: str,
+            worse: str) -> Tested:
+    if (better, worse) in trials:
+        return trials[(better, worse)].test(statistic, True)
+    return trials[(worse, better)].test(statistic, False)
+
+
+def _tests(statistic: str, order: list[str], values: Mapping[str, float],
+           trials: Mapping[tuple[str, str], Trials], settings: Settings) -> dict[str, Any]:
     """The family of one statistic: tests of every pair, corrected, and the clusters."""
     pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
-    raw = [tested[p].p_value for p in pairs]
+    raw = [_tested(trials, statistic, a, b).p_value for a, b in pairs]
     adjusted = corrected(raw, settings.correction)
     index = {name: k for k, name in enumerate(order)}
     matrix = np.ones((len(order), len(order)))
@@ -148,10 +162,10 @@ def _ordered(values: Mapping[str, float | None], names: Sequence[str]) -> list[s
 def _entry(level: str, grouping: str | None, statistic: str, names: Sequence[str],
            values: Mapping[str, float | None], resampled: Mapping[str, np.ndarray] | None,
            extra: Mapping[str, Mapping[str, Any]], settings: Settings,
-           tested: Mapping[tuple[str, str], Any] | None, **facts: Any) -> dict[str, Any]:
+           trials: Mapping[tuple[str, str], Trials] | None, **facts: Any) -> dict[str, Any]:
     order = _ordered(values, names)
-    family = _tests(statistic, order, {n: values[n] or 0.0 for n in names}, tested, settings) \
-        if tested is not None else None
+    family = _tests(statistic, order, {n: values[n] or 0.0 for n in names}, trials, settings) \
+        if trials is not None else None
     metrics = []
     for name in order:
         row: dict[str, Any] = {"metric": name, "value": values[name]}
@@ -213,23 +227,18 @@ def _system_level(metrics: Sequence[MetricRows], keep: list[int], y: np.ndarray,
         for m in metrics:
             xs = _sign(m.metric.higher_is_better) * _resampled_corpus(m, draws)[:, keep]
             resampled[m.name] = system_statistics(xs, ys)
-    tested: dict[str, dict[tuple[str, str], Any]] = {s: {} for s in SYSTEM_STATISTICS}
+    trials = None
     if settings.permutations and len(metrics) > 1:
         masks = swap_masks(rng, settings.permutations, len(keep))
 
         def stat(rows: np.ndarray) -> dict[str, np.ndarray]:
             return system_statistics(rows, y)
 
-        for s in SYSTEM_STATISTICS:
-            order = _ordered({n: observed[n][s] for n in names}, names)
-            for i, a in enumerate(order):
-                for b in order[i + 1:]:
-                    tested[s][(a, b)] = permutation_tests(stat, x[a], x[b], masks)[s]
+        trials = _trials(stat, x, names, masks)
     entries = [
         _entry("system", None, s, names, {n: observed[n][s] for n in names},
                {n: resampled[n][s] for n in names} if resampled else None, {}, settings,
-               tested[s] if settings.permutations and len(metrics) > 1 else None,
-               items=len(keep), pairs=len(keep) * (len(keep) - 1) // 2)
+               trials, items=len(keep), pairs=len(keep) * (len(keep) - 1) // 2)
         for s in SYSTEM_STATISTICS]
     deltas = []
     for m in metrics:
@@ -273,20 +282,14 @@ def _segment_level(metrics: Sequence[MetricRows], keep: list[int], human: Human,
                 extra[s][m.name] = {"segments": n}
                 if draws is not None:
                     resampled[s][m.name] = grouped.resampled_averages(per, draws.counts)
-        tested: dict[str, dict[tuple[str, str], Any]] = {s: {} for s in SEGMENT_STATISTICS}
+        trials = None
         if settings.permutations and len(metrics) > 1:
-            stat = grouped.GroupedStatistics(pairs, y)
             masks = swap_masks(rng, settings.permutations, items)
-            for s in SEGMENT_STATISTICS:
-                order = _ordered(values[s], names)
-                for i, a in enumerate(order):
-                    for b in order[i + 1:]:
-                        tested[s][(a, b)] = permutation_tests(stat, x[a], x[b], masks)[s]
+            trials = _trials(grouped.GroupedStatistics(pairs, y), x, names, masks)
         for s in SEGMENT_STATISTICS:
             entries.append(_entry(
                 "segment", "item", s, names, values[s],
-                resampled[s] if draws is not None else None, extra[s], settings,
-                tested[s] if settings.permutations and len(metrics) > 1 else None,
+                resampled[s] if draws is not None else None, extra[s], settings, trials,
                 items=items, segments=int(pairs.used.sum()), pairs=int(len(pairs.row))))
     if "none" in settings.groupings:
         seg = np.flatnonzero(judged.ravel()) % judged.shape[1]

@@ -258,16 +258,25 @@ def resampled_calibration(pairs: Pairs, st: PairStatus, weights: np.ndarray,
 class GroupedStatistics:
     """tau-b, tau-c and calibrated acc_eq grouped by item, of rows of metric scores (one row
     per mixed metric of a permutation test): the statistic function of
-    :func:`evalfw.analysis.meta.permute.permutation_tests`."""
+    :func:`evalfw.analysis.meta.permute.permutation_tests`. :meth:`mixed` computes every
+    trial's two mixed metrics at once in the compiled kernel."""
+
+    STATISTICS = ("tau_b", "tau_c", "acc_eq")
 
     def __init__(self, pairs: Pairs, human: np.ndarray) -> None:
         self.pairs = pairs
         self.human = human
         self.ones = pairs.used.astype(np.int64)
         self.used = np.array([float(pairs.used.sum())])
+        self.dy = human[pairs.second] - human[pairs.first]
+        self.ytie = self.dy == 0
+        self.yclasses = _distinct(pairs, self.ytie)
+        denominators, group = np.unique(np.maximum(pairs.pairs, 1), return_inverse=True)
+        self.denominators = denominators.astype(np.float64)
+        self.group = group.astype(np.int64)
 
     def __call__(self, rows: np.ndarray) -> dict[str, np.ndarray]:
-        out = {k: np.empty(len(rows)) for k in ("tau_b", "tau_c", "acc_eq")}
+        out = {k: np.empty(len(rows)) for k in self.STATISTICS}
         for k, row in enumerate(rows):
             st = PairStatus.of(self.pairs, row, self.human)
             out["tau_b"][k] = running_mean(segment_taus(self.pairs, st, "b"))
@@ -275,6 +284,21 @@ class GroupedStatistics:
             out["acc_eq"][k] = float(Sweep.of(self.pairs, st).values(self.ones,
                                                                      self.used).max())
         return out
+
+    def mixed(self, better: np.ndarray, worse: np.ndarray, masks: np.ndarray
+              ) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
+        """Per statistic, every trial's value for the mix of ``better`` (its score where the
+        mask is set) and for the mix of ``worse``; None without the compiled kernel."""
+        from evalfw.analysis.meta import _kernel
+
+        if _kernel.COMPILED.module() is None or not len(self.pairs.row):
+            return None
+        options = _kernel.Options.of(self.pairs, better, worse, self.ytie, self.dy, self.group)
+        out = _kernel.mixed_grouped(self.pairs, self.ytie, self.yclasses, options,
+                                    self.group, self.denominators, masks)
+        if out is None:
+            return None
+        return {k: (out[:, 2 * i], out[:, 2 * i + 1]) for i, k in enumerate(self.STATISTICS)}
 
 
 __all__ = [

@@ -41,6 +41,22 @@ def swap_masks(rng: np.random.Generator, trials: int, items: int) -> np.ndarray:
     return rng.integers(2, size=(trials, items), dtype=bool)
 
 
+@dataclass(frozen=True, eq=False)
+class Trials:
+    """One pair of metrics (a, b) under every trial: the observed difference
+    ``stat(a) - stat(b)`` and each trial's difference, per statistic."""
+
+    observed: dict[str, float]
+    deltas: dict[str, np.ndarray]
+
+    def test(self, statistic: str, a_is_better: bool = True) -> Tested:
+        """The one-sided test that a (else b) is the better metric."""
+        observed, deltas = self.observed[statistic], self.deltas[statistic]
+        if not a_is_better:
+            observed, deltas = -observed, -deltas
+        return Tested(observed, int((deltas >= observed - TOLERANCE).sum()), len(deltas))
+
+
 @dataclass(frozen=True)
 class Tested:
     """One one-sided test: the observed difference and how many trials reached it."""
@@ -54,21 +70,32 @@ class Tested:
         return (self.exceed + 1) / (self.trials + 1)
 
 
-def permutation_tests(stat: Statistic, better: np.ndarray, worse: np.ndarray,
-                      masks: np.ndarray) -> dict[str, Tested]:
-    """For every statistic ``stat`` computes: is ``better`` really better than ``worse``?
-    (``better``/``worse``: each metric's scores of the judged items, higher is better)."""
-    zb, zw = zscore(better), zscore(worse)
-    observed = {k: float(v[1] - v[0]) for k, v in stat(np.stack([zw, zb])).items()}
-    exceed = dict.fromkeys(observed, 0)
+def permutation_trials(stat: Statistic, a: np.ndarray, b: np.ndarray,
+                       masks: np.ndarray) -> Trials:
+    """Every trial of metrics ``a`` and ``b`` (their scores of the judged items, higher is
+    better): the mix of a takes a's z-score where the mask is set, b's elsewhere."""
+    za, zb = zscore(a), zscore(b)
+    observed = {k: float(v[0] - v[1]) for k, v in stat(np.stack([za, zb])).items()}
+    mixed = getattr(stat, "mixed", None)
+    both = mixed(za, zb, masks) if mixed is not None else None
+    if both is not None:  # every trial at once (a compiled kernel)
+        return Trials(observed, {k: ma - mb for k, (ma, mb) in both.items()})
+    deltas: dict[str, list[np.ndarray]] = {k: [] for k in observed}
     for start in range(0, len(masks), BLOCK):
         m = masks[start:start + BLOCK]
-        values = stat(np.concatenate([np.where(m, zb, zw), np.where(m, zw, zb)]))
+        values = stat(np.concatenate([np.where(m, za, zb), np.where(m, zb, za)]))
         for k, v in values.items():
-            diff = v[:len(m)] - v[len(m):]
-            exceed[k] += int((diff >= observed[k] - TOLERANCE).sum())
-    return {k: Tested(observed[k], exceed[k], len(masks)) for k in observed}
+            deltas[k].append(v[:len(m)] - v[len(m):])
+    return Trials(observed, {k: np.concatenate(v) if v else np.zeros(0)
+                             for k, v in deltas.items()})
 
 
-__all__ = ["BLOCK", "permutation_tests", "Statistic", "swap_masks", "Tested", "TOLERANCE",
-           "zscore"]
+def permutation_tests(stat: Statistic, better: np.ndarray, worse: np.ndarray,
+                      masks: np.ndarray) -> dict[str, Tested]:
+    """For every statistic ``stat`` computes: is ``better`` really better than ``worse``?"""
+    trials = permutation_trials(stat, better, worse, masks)
+    return {k: trials.test(k) for k in trials.observed}
+
+
+__all__ = ["BLOCK", "permutation_tests", "permutation_trials", "Statistic", "swap_masks",
+           "Tested", "TOLERANCE", "Trials", "zscore"]

@@ -20,17 +20,15 @@ difference is ``x_j - x_i >= 0``, and nothing of size n^2 is kept:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
+from evalfw.analysis.meta import _kernel
 from evalfw.analysis.meta.kendall import PairCounts, tau
 
-#: rows of the pair matrix visited at once (rows x items differences)
-BLOCK_ROWS = 256
 #: bucket = the difference's bit pattern shifted right by this much (2^-10 relative width)
-BUCKET_SHIFT = np.uint64(42)
+BUCKET_SHIFT = 42
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,35 +47,6 @@ class Items:
     @property
     def sizes(self) -> np.ndarray:
         return np.bincount(self.segment, minlength=self.segments).astype(np.float64)
-
-
-@dataclass(frozen=True, eq=False)
-class _Block:
-    dx: np.ndarray
-    dy: np.ndarray
-    code: np.ndarray  # segment pair, min * segments + max
-
-
-def _blocks(items: Items, codes: bool) -> Iterator[_Block]:
-    """Every pair (i < j) of sorted items, a block of rows at a time."""
-    n, r = len(items.x), items.segments
-    for a in range(0, n - 1, BLOCK_ROWS):
-        b = min(n - 1, a + BLOCK_ROWS)
-        cols = np.arange(a + 1, n)
-        keep = cols[None, :] > np.arange(a, b)[:, None]
-        dx = (items.x[None, a + 1:] - items.x[a:b, None])[keep]
-        dy = (items.y[None, a + 1:] - items.y[a:b, None])[keep]
-        code = np.zeros(0, dtype=np.int64)
-        if codes:
-            si = np.broadcast_to(items.segment[a:b, None], keep.shape)[keep]
-            sj = np.broadcast_to(items.segment[None, a + 1:], keep.shape)[keep]
-            code = np.minimum(si, sj) * r + np.maximum(si, sj)
-        yield _Block(dx, dy, code)
-
-
-def _key(dx: np.ndarray) -> np.ndarray:
-    """The bucket of each difference (>= 0; abs turns a -0.0 into 0.0)."""
-    return (np.abs(dx).view(np.uint64) >> BUCKET_SHIFT).astype(np.intp)
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,33 +83,18 @@ def analyse(items: Items, resampling: bool = True) -> Ungrouped:
     ``resampling`` also what :func:`resampled` needs."""
     s = items.sorted()
     r = s.segments
-    top = _key(np.asarray([max(float(s.x[-1] - s.x[0]), 0.0)]))[0] + 1 if len(s.x) else 1
-    gain = np.zeros(top)
-    rise = np.zeros(top)
-    totals = np.zeros(5, dtype=np.int64)  # con, dis, xt, yt, both
-    zero_gain = 0
-    mats = [np.zeros(r * r) for _ in range(4)] if resampling else []
-    for blk in _blocks(s, resampling):
-        xt, yt = blk.dx == 0, blk.dy == 0
-        con, dis = (blk.dx > 0) & (blk.dy > 0), (blk.dx > 0) & (blk.dy < 0)
-        both = xt & yt
-        totals += [con.sum(), dis.sum(), xt.sum(), yt.sum(), both.sum()]
-        g = yt.astype(np.int8) - con.astype(np.int8)
-        zero_gain += int(g[xt].sum())
-        key = _key(blk.dx)
-        gain += np.bincount(key, weights=g, minlength=top)
-        rise += np.bincount(key, weights=yt, minlength=top)
-        if resampling:
-            for m, w in zip(mats, (con.astype(np.int8) - dis.astype(np.int8), xt, yt, both)):
-                m += np.bincount(blk.code, weights=w, minlength=r * r)
-    con, dis, xt, yt, both = (int(v) for v in totals)
+    span = np.array([max(float(s.x[-1] - s.x[0]), 0.0)]) if len(s.x) else np.zeros(1)
+    passed = _kernel.all_pairs(s.x, s.y, s.segment, r, BUCKET_SHIFT,
+                               int(_kernel.bucket(span, BUCKET_SHIFT)[0]) + 1, resampling)
+    con, dis, xt, yt, both, _ = (int(v) for v in passed.totals)
     counts = PairCounts(con, dis, xt - both, yt - both, both)
     classes = min(len(np.unique(s.x)), len(np.unique(s.y)))
     n = len(s.x)
-    epsilon, agree_count = _calibrate(s, con, zero_gain, gain, rise)
+    epsilon, agree_count = _calibrate(s, passed)
     total = counts.total
     acc = agree_count / total if total else math.nan
-    pairs = SegmentPairs(*mats) if resampling else None
+    pairs = SegmentPairs(*(m.astype(np.float64) for m in passed.matrices)) \
+        if resampling else None
     agree = _agree_matrix(s, pairs, epsilon) if pairs is not None else None
     return Ungrouped(
         counts, n, classes, tau(counts, "b"), tau(counts, "c", n, classes), acc, epsilon,
@@ -150,37 +104,29 @@ def analyse(items: Items, resampling: bool = True) -> Ungrouped:
         s.segment if resampling else None)
 
 
-def _calibrate(s: Items, con: int, zero_gain: int, gain: np.ndarray,
-               rise: np.ndarray) -> tuple[float, int]:
+def _calibrate(s: Items, passed: _kernel.AllPairs) -> tuple[float, int]:
     """The best threshold and its number of agreeing pairs (see the module docstring)."""
+    con, zero_gain = int(passed.totals[0]), int(passed.totals[5])
     at_zero = con + zero_gain  # threshold 0: exact metric ties only
-    ends = con + np.cumsum(gain)
-    before = ends - gain
-    filled = (gain != 0) | (rise != 0)
+    ends = con + np.cumsum(passed.gain)
+    before = ends - passed.gain
+    filled = passed.count > 0
     lower = max(at_zero, int(ends[filled].max(initial=at_zero)))
-    candidates = filled & (before + rise >= lower)
+    candidates = filled & (before + passed.rise >= lower)
     found: list[tuple[float, int]] = [(0.0, at_zero)]
     if candidates.any():
-        diffs, gains = [], []
-        for blk in _blocks(s, False):
-            pick = candidates[_key(blk.dx)]
-            if pick.any():
-                dx, dy = blk.dx[pick], blk.dy[pick]
-                diffs.append(dx)
-                gains.append((dy == 0).astype(np.int64) - ((dx > 0) & (dy > 0)))
-        d, g = np.concatenate(diffs), np.concatenate(gains)
+        d, g = _kernel.collect(s.x, s.y, BUCKET_SHIFT, candidates,
+                               int(passed.count[candidates].sum()))
         order = np.argsort(d, kind="stable")
         d, g = d[order], g[order]
-        k = _key(d)
+        k = _kernel.bucket(d, BUCKET_SHIFT)
         # running sums restart at each bucket, from the value before it
-        starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+        new = np.r_[True, k[1:] != k[:-1]]
         run = np.cumsum(g)
-        group = np.cumsum(np.r_[True, k[1:] != k[:-1]]) - 1
-        within = run - np.r_[0, run][starts][group]
-        values = before[k].astype(np.int64) + within
-        last = np.r_[d[1:] != d[:-1], True]
-        keep = last & (d > 0)
-        found += list(zip(d[keep].tolist(), values[keep].tolist()))
+        within = run - np.r_[0, run][np.flatnonzero(new)][np.cumsum(new) - 1]
+        values = before[k] + within
+        last = np.r_[d[1:] != d[:-1], True] & (d > 0)
+        found += list(zip(d[last].tolist(), values[last].tolist()))
     top = max(v for _, v in found)
     return min(t for t, v in found if v == top), int(top)
 
@@ -193,17 +139,10 @@ def _agree_matrix(s: Items, pairs: SegmentPairs, epsilon: float) -> np.ndarray:
     size[np.diag_indices(r)] = s.sizes * (s.sizes - 1) / 2
     size = np.triu(size).ravel()
     con = (pairs.sign + size - pairs.xtie - pairs.ytie + pairs.both) / 2
-    band_con, band_y = np.zeros(r * r), np.zeros(r * r)
     if epsilon > 0:
-        for blk in _blocks(s, True):
-            band = blk.dx <= epsilon
-            if band.any():
-                code = blk.code[band]
-                band_con += np.bincount(code, weights=(blk.dx[band] > 0) & (blk.dy[band] > 0),
-                                        minlength=r * r)
-                band_y += np.bincount(code, weights=blk.dy[band] == 0, minlength=r * r)
+        band_con, band_y = _kernel.band(s.x, s.y, s.segment, r, epsilon)
         return con - band_con + band_y
-    return con + pairs.both  # ties in x are ties; in both: agreement
+    return con + pairs.both  # differences of 0 are ties; tied in both: agreement
 
 
 def resampled(u: Ungrouped, weights: np.ndarray) -> dict[str, np.ndarray]:
@@ -245,4 +184,4 @@ def _classes(ranks: np.ndarray | None, segment: np.ndarray, weights: np.ndarray)
     return np.maximum.reduceat(drawn, starts, axis=1).sum(axis=1).astype(np.float64)
 
 
-__all__ = ["analyse", "BLOCK_ROWS", "Items", "resampled", "SegmentPairs", "Ungrouped"]
+__all__ = ["analyse", "BUCKET_SHIFT", "Items", "resampled", "SegmentPairs", "Ungrouped"]
