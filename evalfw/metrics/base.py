@@ -92,6 +92,8 @@ class SegmentContext:
     source: Sequence[str] | None = None
     #: precomputed per-segment scores of this system, by the name the test set gives them
     scores: Mapping[str, Sequence[float]] = field(default_factory=dict)
+    #: human judgements of this system's segments by name (None: segment not judged)
+    judgements: Mapping[str, Sequence[float | None]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

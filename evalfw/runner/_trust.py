@@ -75,7 +75,8 @@ def config_files(cfg: ExperimentConfig) -> list[tuple[Path, str]]:
         out += [(p, f"system '{s}' of {where}") for s, p in ts.systems]
         for name, _column, files in ts.segment_scores:
             out += [(p, f"scores '{name}' of system '{s}' of {where}") for s, p in files]
-    return out
+        out += [(j.file, f"judgements '{j.name}' of {where}") for j in ts.judgements]
+    return list(dict.fromkeys(out))  # an MQM file holds every text of its test set
 
 
 def check_config_files(cfg: ExperimentConfig, trust: Trust) -> None:

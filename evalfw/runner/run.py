@@ -111,6 +111,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "specs": ev.specs,
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],
+        **({"judgements": ev.judgements} if ev.judgements else {}),
         "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
@@ -129,6 +130,9 @@ def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict
              "length_unit": " or ".join(dict.fromkeys(b.length_unit for b in built))}
     if built[0].score_scale is None:
         entry["score_scale_inferred"] = True
+    unit = getattr(built[0], "unit", None)
+    if isinstance(unit, str):
+        entry["unit"] = unit
     return entry
 
 
@@ -204,7 +208,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         make_portable(host)  # jobs on a cluster carry metrics
         render = report_files(host, cfg)  # unknown reporters fail before scoring
         plan = significance.prepare(cfg, host)  # so does a bad significance block
-        stages.count = 4 if plan else 3
+        from evalfw.runner import meta as meta_evaluation
+
+        meta = meta_evaluation.prepare(cfg)  # and a bad meta_evaluation block
+        stages.count = (4 if plan else 3) + (1 if meta else 0)
         # before anything is scored: resamples that cannot reach alpha make the run pointless
         note = significance.planned_warning(plan, cfg) if plan else None
         if note:
@@ -245,12 +252,20 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                 # once per run: the bucket tests' warning only when none was given yet
                 analysis = tables.finish(ev, None if note else lambda text: warn(progress, text))
                 st.detail = f"{len(analysis.section['tables'])} table(s)"
+    meta_section = None
+    if meta:
+        with stages.stage("meta-evaluation") as st:
+            meta_section = meta_evaluation.meta_section(cfg, ev, meta, ev.results)
+            st.detail = (f"{len(meta_section['tables'])} test set(s), "
+                         f"{len(meta['metrics'])} metric(s) against '{meta['human']}'")
     with stages.stage("store" if store else "record") as st:
         segments = encoded.result()
         record = build_record(cfg, host, ev, segments, argv, executor)
         if analysis is not None:
             record["significance"] = plain(analysis.section)
             render = significance.with_files(render, analysis.files)
+        if meta_section is not None:
+            record["meta_evaluation"] = plain(meta_section)
         path = write_version(cfg.output_dir, cfg.experiment, record, segments, render) \
             if store else None
         st.detail = f"{len(cfg.reports)} report(s)" if store else ""
