@@ -97,6 +97,9 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
                 out += [""] * (n > 0) + ruled([[head[i] for i in keep]],
                                               [[r[i] for i in keep] for r in tests], left=3)
         out += ["", *_wrap(sig.legend(), width)]
+    from evalfw.reports import _meta_text
+
+    out += _meta_text.render(record, width)
     out += ["", "Signatures:"]
     out += _wrap([f"  {spec['test_set']} {spec['metric']}: "
                   f"{spec.get('sacrebleu_signature') or spec['signature']}"

@@ -224,5 +224,33 @@ def meta_of_record(stored: StoredRun, host: PluginHost,
     return tables(record, arrays, metric_of, settings, int(record["seed"]), rows_of)
 
 
-__all__ = ["DEFAULTS", "meta_of_record", "meta_section", "METHOD", "prepare", "settings_of",
-           "tables"]
+class MetaEvaluation(dict):  # type: ignore[type-arg]
+    """A record's ``meta_evaluation`` section (a dict, as stored) with its flat tables:
+    ``rows(table)`` and ``to_pandas(table)``, ``table`` one of ``statistics`` (one row per
+    test set x statistic x metric: value, interval, cluster, the metrics it beats, epsilon),
+    ``tests`` (every test between two metrics), ``deltas`` (agreement by |delta| bins) and
+    ``human`` (each system's human score)."""
+
+    def rows(self, table: str = "statistics") -> list[dict[str, Any]]:
+        from evalfw.reports._meta import TABLES
+
+        if table not in TABLES:
+            raise ConfigError(f"no meta-evaluation table '{table}'{suggest(table, list(TABLES))}"
+                              f"; choose from: {', '.join(TABLES)}")
+        return TABLES[table][1](self)
+
+    def to_pandas(self, table: str = "statistics") -> Any:
+        """:meth:`rows` as a pandas DataFrame (``pip install 'evalfw[pandas]'``)."""
+        from evalfw.reports._meta import TABLES
+
+        try:
+            import pandas
+        except ImportError:
+            raise ModuleNotFoundError(
+                "MetaEvaluation.to_pandas() needs pandas: pip install 'evalfw[pandas]'",
+                name="pandas") from None
+        return pandas.DataFrame(self.rows(table), columns=list(TABLES[table][0]))
+
+
+__all__ = ["DEFAULTS", "MetaEvaluation", "meta_of_record", "meta_section", "METHOD", "prepare",
+           "settings_of", "tables"]

@@ -143,7 +143,12 @@ def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
                  if r.writes_file]
 
     def render(record: Mapping[str, Any]) -> dict[str, str]:
-        return {f"report-{r.name}.{r.extension}": r.text(record) for r in reporters}
+        files = {f"report-{r.name}.{r.extension}": r.text(record) for r in reporters}
+        if record.get("meta_evaluation") and any(r.name == "csv" for r in reporters):
+            from evalfw.reports._meta import csv_text
+
+            files["meta-evaluation.csv"] = csv_text(record["meta_evaluation"])
+        return files
 
     return render
 

@@ -15,14 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from evalfw.metrics._native import CompiledKernel
-
-if TYPE_CHECKING:
-    from evalfw.analysis.meta.grouped import Pairs, Sweep
 
 COMPILED = CompiledKernel("evalfw.analysis.meta._metakernel", "numpy")
 
@@ -168,24 +164,22 @@ def multipliers(denominators: np.ndarray, bound: int) -> np.ndarray:
     return np.array([lcm // d for d in dens], dtype=np.int64)
 
 
-def sweep_max(sweep: Sweep, weights: np.ndarray, used: np.ndarray, block: int = 64) -> np.ndarray:
-    """The best acc_eq over every threshold of ``sweep`` for each row of ``weights``
-    (resamples x segments, int64), divided by ``used``; NaN where ``used`` is 0."""
-    out = np.full(len(weights), np.nan)
+def sweep_max(gain: np.ndarray, row: np.ndarray, ends: np.ndarray, starts_at_zero: bool,
+              group: np.ndarray, denominators: np.ndarray, base: np.ndarray,
+              weights: np.ndarray, used: np.ndarray) -> np.ndarray | None:
+    """The best acc_eq over every threshold of a sweep (see
+    :class:`evalfw.analysis.meta.grouped.Sweep`) for each row of ``weights`` (resamples x
+    segments, int64), divided by ``used``; NaN where ``used`` is 0. None without the
+    compiled kernel (the caller computes it with numpy)."""
     native = COMPILED.module()
-    if native is not None:
-        bound = int(np.abs(weights).max(initial=0)) * (len(sweep.gain) + int(sweep.base.sum()))
-        native.sweep_max(_c(sweep.gain, np.int64), _c(sweep.row, np.int64),
-                         _c(sweep.ends, np.int64), int(sweep.starts_at_zero),
-                         _c(sweep.group, np.int64), _c(sweep.denominators, np.float64),
-                         multipliers(sweep.denominators, bound), _c(sweep.base, np.int64),
-                         _c(weights, np.int64), _c(used, np.float64), out)
-        return out
-    for start in range(0, len(weights), block):
-        w, u = weights[start:start + block], used[start:start + block]
-        ok = u > 0
-        if ok.any():
-            out[start:start + block][ok] = sweep.values(w[ok], u[ok]).max(axis=1)
+    if native is None:
+        return None
+    out = np.full(len(weights), np.nan)
+    bound = int(np.abs(weights).max(initial=0)) * (len(gain) + int(base.sum()))
+    native.sweep_max(_c(gain, np.int64), _c(row, np.int64), _c(ends, np.int64),
+                     int(starts_at_zero), _c(group, np.int64), _c(denominators, np.float64),
+                     multipliers(denominators, bound), _c(base, np.int64),
+                     _c(weights, np.int64), _c(used, np.float64), out)
     return out
 
 
@@ -208,13 +202,15 @@ class Options:
     starts_at_zero: bool
 
     @classmethod
-    def of(cls, pairs: Pairs, a: np.ndarray, b: np.ndarray, ytie: np.ndarray,
-           dy: np.ndarray, group: np.ndarray) -> Options:
-        status = np.zeros((len(pairs.row), 4), dtype=np.uint8)
-        diffs = np.zeros((len(pairs.row), 4))
+    def of(cls, first: np.ndarray, second: np.ndarray, row: np.ndarray, a: np.ndarray,
+           b: np.ndarray, ytie: np.ndarray, dy: np.ndarray, group: np.ndarray) -> Options:
+        """The options of the pairs (first, second) in segments ``row`` under metrics a, b;
+        ``group``: each segment's denominator group."""
+        status = np.zeros((len(row), 4), dtype=np.uint8)
+        diffs = np.zeros((len(row), 4))
         for o in range(4):
-            xi = a[pairs.first] if o >> 1 else b[pairs.first]
-            xj = a[pairs.second] if o & 1 else b[pairs.second]
+            xi = a[first] if o >> 1 else b[first]
+            xj = a[second] if o & 1 else b[second]
             dx = xj - xi
             prod = np.sign(dx) * np.sign(dy)
             status[:, o] = (prod > 0) + 2 * (prod < 0) + 4 * (dx == 0)
@@ -229,30 +225,29 @@ class Options:
         pair = order // 4
         return cls(status, pair.astype(np.int32), (order % 4).astype(np.uint8),
                    gains.ravel()[order].astype(np.int8),
-                   group[pairs.row[pair]].astype(np.int32), end,
+                   group[row[pair]].astype(np.int32), end,
                    bool(len(d)) and d[0] == 0)
 
 
-def mixed_grouped(pairs: Pairs, ytie: np.ndarray, yclasses: np.ndarray, options: Options,
-                  group: np.ndarray, denominators: np.ndarray, masks: np.ndarray
-                  ) -> np.ndarray | None:
-    """(trials, 6): tau-b, tau-c, acc_eq of the mix of the better metric, then of the mix of
-    the worse, per trial (``masks``: where the better metric's score is taken for the
-    better mix); None when the kernel is not available (the caller computes the trials
-    row by row)."""
+def mixed_grouped(first: np.ndarray, second: np.ndarray, row: np.ndarray, items: np.ndarray,
+                  pairs: np.ndarray, item_count: int, ytie: np.ndarray, yclasses: np.ndarray,
+                  options: Options, group: np.ndarray, denominators: np.ndarray,
+                  masks: np.ndarray) -> np.ndarray | None:
+    """(trials, 6): tau-b, tau-c, acc_eq of the mix of metric a, then of the mix of b, per
+    trial (``masks``: where a's score is taken for a's mix); ``items``, ``pairs``: judged
+    items and pairs per segment. None without the compiled kernel (the caller computes the
+    trials row by row)."""
     native = COMPILED.module()
     if native is None:
         return None
     out = np.empty((len(masks), 6))
     native.mixed_grouped(
-        _c(pairs.first, np.int64), _c(pairs.second, np.int64), _c(pairs.row, np.int64),
-        _c(ytie, np.uint8), _c(pairs.items, np.int64), _c(pairs.pairs, np.int64),
-        _c(yclasses, np.int64), _c(options.status, np.uint8), _c(options.pair, np.int32),
-        _c(options.option, np.uint8), _c(options.gain, np.int8), _c(options.group, np.int32),
-        _c(options.end, np.uint8), int(options.starts_at_zero),
-        _c(group, np.int64), _c(denominators, np.float64),
-        multipliers(denominators, 2 * len(pairs.row)), _c(masks, np.uint8),
-        len(pairs.item_segment), out)
+        _c(first, np.int64), _c(second, np.int64), _c(row, np.int64), _c(ytie, np.uint8),
+        _c(items, np.int64), _c(pairs, np.int64), _c(yclasses, np.int64),
+        _c(options.status, np.uint8), _c(options.pair, np.int32), _c(options.option, np.uint8),
+        _c(options.gain, np.int8), _c(options.group, np.int32), _c(options.end, np.uint8),
+        int(options.starts_at_zero), _c(group, np.int64), _c(denominators, np.float64),
+        multipliers(denominators, 2 * len(row)), _c(masks, np.uint8), item_count, out)
     return out
 
 

@@ -196,7 +196,8 @@ def meta_evaluate(test_set: str, systems: Sequence[str], human_systems: Sequence
     names = [m.name for m in metrics]
     statistics: list[dict[str, Any]] = []
     out: dict[str, Any] = {
-        "test_set": test_set, "human": human.name, "systems": used,
+        "test_set": test_set, "human": human.name,
+        "human_level": "system" if human.segment is None else "segment", "systems": used,
         "excluded": [s for s in systems if s not in used], "statistics": statistics}
     human_sys, human_res = _human_system(human, draws)
     y = _sign(human.higher_is_better) * human_sys[keep]
@@ -271,7 +272,8 @@ def _segment_level(metrics: Sequence[MetricRows], keep: list[int], human: Human,
             st = grouped.PairStatus.of(pairs, x[m.name], y)
             cal = grouped.calibrate(pairs, st)
             values["acc_eq"][m.name] = _number(cal.value)
-            extra["acc_eq"][m.name] = {"epsilon": cal.epsilon, "segments": cal.segments}
+            extra["acc_eq"][m.name] = {"epsilon": cal.epsilon, "ties": _number(cal.ties),
+                                       "segments": cal.segments}
             if draws is not None:
                 resampled["acc_eq"][m.name] = grouped.resampled_calibration(pairs, st,
                                                                             draws.counts)
@@ -303,7 +305,7 @@ def _segment_level(metrics: Sequence[MetricRows], keep: list[int], human: Human,
             values["acc_eq"][m.name] = _number(u.acc_eq)
             values["tau_b"][m.name] = _number(u.tau_b)
             values["tau_c"][m.name] = _number(u.tau_c)
-            extra["acc_eq"][m.name] = {"epsilon": u.epsilon}
+            extra["acc_eq"][m.name] = {"epsilon": u.epsilon, "ties": _number(u.ties)}
             if draws is not None:
                 res = ungrouped.resampled(u, draws.counts)
                 for s in SEGMENT_STATISTICS:

@@ -150,11 +150,13 @@ def resampled_averages(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Calibrated:
-    """acc_eq at its best tie threshold ``epsilon``, over ``segments`` segments."""
+    """acc_eq at its best tie threshold ``epsilon``, over ``segments`` segments; ``ties``:
+    the share of pairs that the threshold makes (or leaves) metric ties."""
 
     value: float
     epsilon: float
     segments: int
+    ties: float = math.nan
 
 
 @dataclass(frozen=True, eq=False)
@@ -233,14 +235,15 @@ def calibrate(pairs: Pairs, st: PairStatus) -> Calibrated:
     """acc_eq with the tie threshold searched over every pair (see the module docstring)."""
     used = int(pairs.used.sum())
     if not used:
-        return Calibrated(math.nan, 0.0, 0)
+        return Calibrated(math.nan, 0.0, 0, math.nan)
     sweep = Sweep.of(pairs, st)
     ones = pairs.used.astype(np.int64)
     _, epsilon = best(sweep.values(ones, np.array([used]))[0], sweep.thresholds())
     # the value itself exactly: each segment's fraction of agreeing pairs, averaged
     agree = _per_segment(pairs, agreeing(st, epsilon))
     fractions = agree[pairs.used] / pairs.pairs[pairs.used]
-    return Calibrated(math.fsum(fractions.tolist()) / used, epsilon, used)
+    return Calibrated(math.fsum(fractions.tolist()) / used, epsilon, used,
+                      float((st.diff <= epsilon).mean()))
 
 
 def resampled_calibration(pairs: Pairs, st: PairStatus, weights: np.ndarray,
@@ -252,7 +255,17 @@ def resampled_calibration(pairs: Pairs, st: PairStatus, weights: np.ndarray,
     sweep = Sweep.of(pairs, st)
     w = (np.asarray(weights) * pairs.used).astype(np.int64)
     used = w.sum(axis=1).astype(np.float64)
-    return _kernel.sweep_max(sweep, w, used, block)
+    out = _kernel.sweep_max(sweep.gain, sweep.row, sweep.ends, sweep.starts_at_zero,
+                            sweep.group, sweep.denominators, sweep.base, w, used)
+    if out is not None:
+        return out
+    out = np.full(len(w), np.nan)
+    for start in range(0, len(w), block):
+        part, u = w[start:start + block], used[start:start + block]
+        ok = u > 0
+        if ok.any():
+            out[start:start + block][ok] = sweep.values(part[ok], u[ok]).max(axis=1)
+    return out
 
 
 class GroupedStatistics:
@@ -293,8 +306,11 @@ class GroupedStatistics:
 
         if _kernel.COMPILED.module() is None or not len(self.pairs.row):
             return None
-        options = _kernel.Options.of(self.pairs, better, worse, self.ytie, self.dy, self.group)
-        out = _kernel.mixed_grouped(self.pairs, self.ytie, self.yclasses, options,
+        p = self.pairs
+        options = _kernel.Options.of(p.first, p.second, p.row, better, worse, self.ytie,
+                                     self.dy, self.group)
+        out = _kernel.mixed_grouped(p.first, p.second, p.row, p.items, p.pairs,
+                                    len(p.item_segment), self.ytie, self.yclasses, options,
                                     self.group, self.denominators, masks)
         if out is None:
             return None

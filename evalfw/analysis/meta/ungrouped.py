@@ -70,6 +70,8 @@ class Ungrouped:
     tau_c: float
     acc_eq: float
     epsilon: float
+    #: the share of pairs that are metric ties at epsilon
+    ties: float
     #: for the bootstrap (None when not asked for)
     pairs: SegmentPairs | None
     agree: np.ndarray | None  # per segment pair: pairs agreeing at epsilon
@@ -90,7 +92,7 @@ def analyse(items: Items, resampling: bool = True) -> Ungrouped:
     counts = PairCounts(con, dis, xt - both, yt - both, both)
     classes = min(len(np.unique(s.x)), len(np.unique(s.y)))
     n = len(s.x)
-    epsilon, agree_count = _calibrate(s, passed)
+    epsilon, agree_count, tied = _calibrate(s, passed)
     total = counts.total
     acc = agree_count / total if total else math.nan
     pairs = SegmentPairs(*(m.astype(np.float64) for m in passed.matrices)) \
@@ -98,14 +100,15 @@ def analyse(items: Items, resampling: bool = True) -> Ungrouped:
     agree = _agree_matrix(s, pairs, epsilon) if pairs is not None else None
     return Ungrouped(
         counts, n, classes, tau(counts, "b"), tau(counts, "c", n, classes), acc, epsilon,
-        pairs, agree,
+        tied / total if total else math.nan, pairs, agree,
         np.unique(s.x, return_inverse=True)[1] if resampling else None,
         np.unique(s.y, return_inverse=True)[1] if resampling else None,
         s.segment if resampling else None)
 
 
-def _calibrate(s: Items, passed: _kernel.AllPairs) -> tuple[float, int]:
-    """The best threshold and its number of agreeing pairs (see the module docstring)."""
+def _calibrate(s: Items, passed: _kernel.AllPairs) -> tuple[float, int, int]:
+    """The best threshold, its number of agreeing pairs and of metric ties (see the module
+    docstring)."""
     con, zero_gain = int(passed.totals[0]), int(passed.totals[5])
     at_zero = con + zero_gain  # threshold 0: exact metric ties only
     ends = con + np.cumsum(passed.gain)
@@ -114,6 +117,7 @@ def _calibrate(s: Items, passed: _kernel.AllPairs) -> tuple[float, int]:
     lower = max(at_zero, int(ends[filled].max(initial=at_zero)))
     candidates = filled & (before + passed.rise >= lower)
     found: list[tuple[float, int]] = [(0.0, at_zero)]
+    d = np.zeros(0)
     if candidates.any():
         d, g = _kernel.collect(s.x, s.y, BUCKET_SHIFT, candidates,
                                int(passed.count[candidates].sum()))
@@ -128,7 +132,13 @@ def _calibrate(s: Items, passed: _kernel.AllPairs) -> tuple[float, int]:
         last = np.r_[d[1:] != d[:-1], True] & (d > 0)
         found += list(zip(d[last].tolist(), values[last].tolist()))
     top = max(v for _, v in found)
-    return min(t for t, v in found if v == top), int(top)
+    epsilon = min(t for t, v in found if v == top)
+    if epsilon == 0:
+        return epsilon, int(top), int(passed.totals[2])
+    k = int(_kernel.bucket(np.array([epsilon]), BUCKET_SHIFT)[0])
+    tied = int(passed.count[:k].sum()) + int((d[_kernel.bucket(d, BUCKET_SHIFT) == k]
+                                              <= epsilon).sum())
+    return epsilon, int(top), tied
 
 
 def _agree_matrix(s: Items, pairs: SegmentPairs, epsilon: float) -> np.ndarray:
