@@ -7,9 +7,38 @@ pair loops, and the
 with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
 """
 
+import sys
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class BuildKernels(build_ext):
+    """setuptools' ``build_ext``, with one warning at the end that names every kernel that
+    failed to compile and what computes instead (pip shows it with ``-v``; without ``-v`` the
+    first ``evalfw`` command that computes says the same)."""
+
+    def run(self):
+        self.failed = []
+        super().run()
+        if self.failed:
+            sys.stderr.write(
+                "\nWARNING: evalfw's compiled kernels could not be built: "
+                + ", ".join(self.failed)
+                + ".\nevalfw installs and computes the same numbers without them, more "
+                "slowly (Python and numpy). Install a C compiler and Python's headers, then "
+                "reinstall evalfw to build them; 'evalfw plugins' lists which are compiled.\n\n")
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception:
+            self.failed.append(ext.name)
+            raise  # setuptools skips an optional extension that fails, with its own message
+
 
 setup(
+    cmdclass={"build_ext": BuildKernels},
     # evalfw-sacrebleu: a script file rather than a [project.scripts] entry point, whose
     # generated wrapper imports re, a quarter of the command's start-up (see the script)
     scripts=["scripts/evalfw-sacrebleu"],

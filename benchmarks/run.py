@@ -3,6 +3,7 @@
     python benchmarks/run.py                 # every target (the 1M corpus is generated once)
     python benchmarks/run.py corpus sentence # some targets
     python benchmarks/run.py paired          # sacrebleu vs evalfw score --paired-bs (13 systems)
+    python benchmarks/run.py spbleu          # sacrebleu vs evalfw score -tok flores200 (13 systems)
     python benchmarks/run.py cli             # sacrebleu vs evalfw-sacrebleu, 400 lines
     python benchmarks/run.py --repeat 3      # best of 3 per measurement (the machine is noisy)
 
@@ -91,6 +92,41 @@ def paired_commands() -> tuple[list[str], list[str]]:
     flags = ["--paired-bs", "-tok", "zh", "-f", "text"]
     return ([sys.executable, "-m", "sacrebleu", ref, "-i", *systems, *flags],
             [sys.executable, "-m", "evalfw", "score", "-r", ref, "-i", *systems, *flags])
+
+
+def spbleu_commands(refs: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """sacreBLEU's and evalfw's command lines for the spBLEU target: corpus BLEU with the
+    FLORES-200 tokenizer of the 13 en-zh systems of WMT22 against ``refs``, each score with 17
+    decimals (so the text compared byte for byte holds every bit of it)."""
+    pair = Path(os.path.relpath(WMT_DIR / "en-zh"))
+    ref_files = [str(pair / f"ref.{r}.txt") for r in refs]
+    systems = [str(p) for p in sorted((pair / "sys").glob("*.txt"))]
+    flags = ["-tok", "flores200", "-w", "17", "-f", "text"]
+    return ([sys.executable, "-m", "sacrebleu", *ref_files, "-i", *systems, *flags],
+            [sys.executable, "-m", "evalfw", "score", "-r", *ref_files, "-i", *systems, *flags])
+
+
+def spbleu_targets(repeat: int) -> list[dict]:
+    """sacreBLEU against ``evalfw score``, with one and with two references, both reading the
+    model of :mod:`spm_model` from ``$SACREBLEU/models``."""
+    sys.path.insert(0, str(HERE))
+    import spm_model
+
+    print(f"(spBLEU model: {spm_model.describe(WMT_DIR)})", flush=True)
+    os.environ["SACREBLEU"] = str(spm_model.home(WMT_DIR))  # for every process measured
+    rows = []
+    for refs in (("A",), ("A", "B")):
+        theirs, ours_argv = spbleu_commands(refs)
+        base = measure_command(theirs, repeat=repeat)
+        ours = measure_command(ours_argv, repeat=repeat)
+        rows.append(report(f"spBLEU 13 sys en-zh {len(refs)}r", "sacrebleu -tok flores200",
+                           base, "evalfw score", ours, same_digest(base, ours), need=5))
+    base = measure("spbleu-corpus", "sacrebleu", repeat=repeat)
+    for label, impl in (("evalfw engine", "engine"), ("evalfw.compat BLEU", "compat")):
+        ours = measure("spbleu-corpus", impl, repeat=repeat)
+        rows.append(report("spBLEU 13 sys en-zh API", "sacrebleu BLEU(references=)", base,
+                           label, ours, same_digest(base, ours), need=5))
+    return rows
 
 
 def cli_targets(repeat: int) -> list[dict]:
@@ -196,6 +232,8 @@ def run_targets(names: list[str], repeat: int, data: Path) -> list[dict]:
         ours = measure_command(ours_argv, repeat=repeat)
         rows.append(report("paired-bs 13 sys en-zh", "sacrebleu --paired-bs", base,
                            "evalfw score --paired-bs", ours, same_digest(base, ours), need=5))
+    if "spbleu" in names:
+        rows += spbleu_targets(repeat)
     if "synthetic" in names or "cache" in names:
         _ensure_corpus(data)
     if "synthetic" in names:
@@ -236,14 +274,14 @@ def _ensure_corpus(data: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("targets", nargs="*", default=[],
-                    help="corpus sentence calls chrf ter nltk paired cli synthetic cache "
-                         "(default: all)")
+                    help="corpus sentence calls chrf ter nltk paired spbleu cli synthetic "
+                         "cache (default: all)")
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="synthetic corpus folder")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = ap.parse_args(argv)
     names = args.targets or ["corpus", "sentence", "calls", "chrf", "ter", "nltk", "paired",
-                             "cli", "synthetic", "cache"]
+                             "spbleu", "cli", "synthetic", "cache"]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; CPU s = user+sys of the "
           "whole process; MB = peak RSS", flush=True)
     byte_compile_evalfw()

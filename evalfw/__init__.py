@@ -14,10 +14,35 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 
 from __future__ import annotations
 
-# Nothing is imported eagerly (not even ``typing``, or pluggy): ``import evalfw`` and the command
-# line's start-up stay instant (the console entry point catches Ctrl-C from its first
-# instruction, and importing this package comes before it), and the package sets nothing in the
-# user's process.
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
+
+# The names are imported on first use, so ``import evalfw`` loads none of the package's modules
+# (nor pluggy or numpy); type checkers read the imports below instead.
+if TYPE_CHECKING:
+    from evalfw.analysis.bucketing import Bucketer
+    from evalfw.api import corpus_bleu, corpus_score, metric, sentence_bleu, sentence_scores
+    from evalfw.executors.base import Executor
+    from evalfw.host.host import PluginHost
+    from evalfw.metrics.base import Metric, Score, SegmentContext, SegmentLengths
+    from evalfw.metrics.bleu.components import (
+        BrevityPenalty,
+        Counts,
+        Mean,
+        NgramCounter,
+        Preset,
+        Smoothed,
+        Smoother,
+    )
+    from evalfw.metrics.bleu.result import BleuScore
+    from evalfw.metrics.flags import MetricFlag
+    from evalfw.metrics.model import ModelInput, ModelMetric
+    from evalfw.plugin import hookimpl
+    from evalfw.reports.base import Reporter
+    from evalfw.runner.result import RunResult, load_run
+    from evalfw.runner.run import run
+    from evalfw.tokenizers.base import Tokenizer
+    from evalfw.version import __version__
+
 _LAZY = {
     "__version__": "evalfw.version",
     "hookimpl": "evalfw.plugin",
@@ -51,7 +76,13 @@ _LAZY = {
     "Executor": "evalfw.executors.base",
 }
 
-__all__ = [*_LAZY]
+__all__ = [
+    "__version__", "hookimpl", "metric", "corpus_score", "corpus_bleu", "sentence_bleu",
+    "sentence_scores", "BleuScore", "PluginHost", "run", "load_run", "RunResult", "Metric",
+    "MetricFlag", "Score", "SegmentLengths", "SegmentContext", "ModelMetric", "ModelInput",
+    "Tokenizer", "NgramCounter", "BrevityPenalty", "Smoother", "Counts", "Smoothed", "Mean",
+    "Preset", "Reporter", "Bucketer", "Executor",
+]
 
 
 def __getattr__(name: str) -> object:

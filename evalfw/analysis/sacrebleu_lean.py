@@ -33,11 +33,9 @@ _BLOCK = 128  # numpy's PW_BLOCKSIZE
 
 def available() -> bool:
     """Whether the compiled kernel is built (else the numpy path computes the same)."""
-    try:
-        from evalfw.analysis import _sacreboot  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    from evalfw import kernels
+
+    return kernels.load("evalfw.analysis._sacreboot") is not None
 
 
 def seed_words(seed: int | None) -> tuple[int, int, int, int]:

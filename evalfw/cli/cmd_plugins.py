@@ -13,6 +13,9 @@ EPILOG = """examples:
   evalfw plugins --all      built-in plugins too, with every component
   evalfw plugins --json     machine-readable
   evalfw plugins --plugins-dir plugins/local
+
+The last lines list evalfw's compiled kernels, each "compiled" or the fallback that computes
+the same numbers without it (EVALFW_NATIVE=0 switches them off).
 """
 
 
@@ -43,8 +46,33 @@ def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
             if conflicts and row["status"] == "ok":
                 row["status"] = "conflict"
                 row["conflicts"] = conflicts
+            problem = import_problem(registries, info.name)
+            if problem and row["status"] == "ok":
+                row["status"] = "error"
+                row["error"] = problem
         rows.append(row)
     return rows
+
+
+def import_problem(registries: dict[str, Any], plugin: str) -> str | None:
+    """The first module a component of ``plugin`` declares in ``imports`` that fails to
+    import (a broken or incomplete install of its stack), with the error; or None."""
+    import importlib
+    import warnings
+
+    for kind, reg in registries.items():
+        for entry in reg:
+            if entry.plugin.name != plugin:
+                continue
+            for module in getattr(entry.cls, "imports", ()):
+                try:
+                    with warnings.catch_warnings():  # a stack's deprecation notes are not ours
+                        warnings.simplefilter("ignore")
+                        importlib.import_module(module)
+                except Exception as exc:  # whatever the stack raises is what the user must see
+                    return (f"{kind.replace('_', ' ')} '{entry.name}' cannot import {module}: "
+                            f"{type(exc).__name__}: {exc}")
+    return None
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -71,7 +99,17 @@ def execute(args: argparse.Namespace) -> int:
         text = host.registry("metric").get(name).implementation()
         if text:
             print(f"{name} statistics: {text}")
+    print_kernels()
     return 0
 
 
-__all__ = ["configure", "describe", "EPILOG", "execute", "HELP"]
+def print_kernels() -> None:
+    """One line per compiled kernel: compiled, or which fallback computes and why."""
+    from evalfw import kernels
+
+    print("compiled kernels:")
+    for kernel in kernels.KERNELS:
+        print(f"    {kernel.computes}: {kernels.status(kernel)}  [{kernel.module}]")
+
+
+__all__ = ["configure", "describe", "EPILOG", "execute", "HELP", "import_problem", "print_kernels"]

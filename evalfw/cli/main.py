@@ -176,7 +176,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_execute", None):
         parser.print_help()
         return 2
+    if args.command in _COMPUTING:
+        _note_missing_kernels()
     return _guarded(args, lambda: args._execute(args))
+
+
+#: commands that compute scores, and so say when the compiled kernels are missing
+_COMPUTING = ("score", "run", "verify", "compare")
+
+
+def _note_missing_kernels() -> None:
+    """One line on stderr when kernels were not built at install time (no C compiler): pip
+    shows a build's warnings only with ``-v``, so the first command that computes says it.
+    ``EVALFW_NATIVE=0`` (the fallback chosen on purpose) keeps it quiet."""
+    from evalfw import kernels
+
+    missing = kernels.missing()
+    if not missing or kernels.switched_off():
+        return
+    names = ", ".join(k.computes for k in missing)
+    sys.stderr.write(
+        f"evalfw: note: compiled kernels not built ({names}); computing with the Python and "
+        "numpy fallbacks (same numbers, slower). Reinstall evalfw where a C compiler is "
+        "available to build them, or set EVALFW_NATIVE=0 to compute without them quietly; "
+        "'evalfw plugins' lists them\n")
 
 
 def _plugin_switches(argv: Sequence[str]) -> argparse.Namespace:

@@ -91,7 +91,7 @@ class Auto(Executor):
     def close(self) -> None:
         self.chosen.close()
 
-    def describe(self) -> dict[str, Any]:
+    def record_entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "chose": self.chosen.name,
                                "cores": self.cores}
         if self.chosen.name == "processes":

@@ -77,7 +77,7 @@ class Executor(Component):
         sentence for the terminal when that chooses something (``auto``). Default: None."""
         return None
 
-    def describe(self) -> dict[str, Any]:
+    def record_entry(self) -> dict[str, Any]:
         """What the record says about this executor (name, options, size)."""
         return {"name": self.name, **dict(self.options)}
 

@@ -314,7 +314,7 @@ class DaskExecutor(Executor):
     def shared_fs(self) -> bool:
         return bool(self.options["shared_fs"])
 
-    def describe(self) -> dict[str, Any]:
+    def record_entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name,
                                "address": self.options["address"] or "local",
                                "shared_fs": self.options["shared_fs"]}

@@ -74,7 +74,7 @@ class ModelMetric(SegmentMean):
     model_version: ClassVar[str] = "1"
     #: what a perfect score is (1 for COMET): declare it; None infers it from the scores of
     #: every system scored (:func:`evalfw.metrics.scales.infer_scale`), never a silent 100
-    score_scale: ClassVar[float | None] = None  # type: ignore[misc]
+    score_scale: float | None = None
     wants_context = True
     options_schema: ClassVar[Mapping[str, Any]] = {
         "type": "object", "properties": dict(RUN_OPTIONS), "additionalProperties": False}

@@ -30,7 +30,9 @@ EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
 class Component(ABC):
     """Base of every pluggable component.
 
-    Subclasses set ``name`` and may set ``version``, ``description`` and ``options_schema``.
+    Subclasses set ``name`` and may set ``version``, ``description``, ``options_schema`` and
+    ``imports`` (the modules the component imports only when it computes, such as a model
+    library: ``evalfw plugins`` imports them and reports a plugin whose stack is broken).
     Contract classes (one per kind) set ``kind`` (the one word for the kind: registry key,
     config key, error messages) and ``plural`` (which names the hook
     ``evalfw_register_<plural>``).
@@ -42,6 +44,7 @@ class Component(ABC):
     version: ClassVar[str] = "1"
     description: ClassVar[str] = ""
     options_schema: ClassVar[Mapping[str, Any]] = EMPTY_OPTIONS
+    imports: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, Any] = MappingProxyType(
@@ -58,6 +61,12 @@ class Component(ABC):
             inner = ",".join(f"{k}={_fmt(v)}" for k, v in sorted(self.options.items()))
             text += f"[{inner}]"
         return text
+
+    def load_files(self) -> None:
+        """Read now the files the component reads besides its inputs (a tokenizer's model),
+        raising :class:`~evalfw.errors.EvalfwError` when one is missing or not the one its
+        options ask for; none by default. ``evalfw verify`` calls it before re-running."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.describe()}>"

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 #: distributions whose version can change a score or a record
 PACKAGES = ("evalfw", "numpy", "regex", "pluggy", "jsonschema", "PyYAML")
 ENV_ALLOWLIST = ("EVALFW_DISABLE_PLUGINS", "EVALFW_DISABLE_PLUGIN_AUTOLOAD", "EVALFW_NATIVE",
+                 "EVALFW_NO_KERNELS",
                  "PYTHONHASHSEED")
 
 

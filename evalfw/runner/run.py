@@ -103,7 +103,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         },
         "seed": cfg.seed,
         "environment": environment(host, [m.metric for m in cfg.metrics]),
-        "executor": executor.describe() if executor is not None else {"name": "serial"},
+        "executor": executor.record_entry() if executor is not None else {"name": "serial"},
         "plugins": plugin_facts(host),
         "inputs": ev.inputs,
         "test_sets": ev.test_sets,

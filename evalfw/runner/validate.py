@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from evalfw.config.paths import experiment_dir
+
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, Override
     from evalfw.host.host import PluginHost
@@ -74,7 +76,8 @@ def validate(config: Any, overrides: Iterable[str | Override] = (), *,
         checked.append(f"significance: baseline '{s.baseline}' is a system of every test set; "
                        f"analysed metrics: {', '.join(plan.metrics)}"
                        + (f"; bucketer {plan.bucketer.name}" if plan.bucketer else ""))
-    cfg.experiment_dir  # the output place: inside output_dir, not through a link
+    # the output place: inside output_dir, not through a link (raises when it is not)
+    experiment_dir(cfg.output_dir, cfg.experiment)
     segments, warnings = {}, []
     for ts in cfg.test_sets:
         ev = Evaluation()

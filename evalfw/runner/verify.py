@@ -137,6 +137,28 @@ def compare_specs(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return out
 
 
+def check_metric_files(record: Mapping[str, Any], host: PluginHost) -> list[str]:
+    """Each recorded metric, rebuilt from its definition, reads the files it reads besides
+    its inputs (:meth:`~evalfw.plugin.component.Component.load_files`): a tokenizer's model
+    that is missing, or not the one the run read (its sha256 is in the definition), is a
+    problem found before anything is re-run."""
+    from evalfw.runner.recorded import metric_from_record
+
+    found: dict[str, list[str]] = {}  # message -> the metrics it concerns
+    for spec in record["specs"]:
+        where = f"metric '{spec['metric']}' on test set '{spec['test_set']}'"
+        try:
+            metric = metric_from_record(host, spec["definition"], where)
+        except EvalfwError:
+            continue  # the re-run reports a definition the installed metric does not build
+        try:
+            metric.load_files()
+        except EvalfwError as exc:
+            found.setdefault(str(exc), []).append(where)
+    return [f"{wheres[0]}{f' (and {len(wheres) - 1} more)' if len(wheres) > 1 else ''}: "
+            f"{message}" for message, wheres in found.items()]
+
+
 #: sections of a record the re-run reproduces field by field, and what identifies an item
 SECTIONS: dict[str, tuple[str, ...]] = {
     "metrics": ("name",),
@@ -292,6 +314,10 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
             cfg, host = load_config(config, overrides, host,
                                     trusted_plugin_dirs=trusted_plugin_dirs(host))
             check_config_files(cfg, trust)
+            refused = check_metric_files(record, host)
+            if refused:  # another model would move every number: nothing to re-run
+                verdict.problems.extend(refused)
+                return verdict
             # here, serially: where the run's jobs ran changes no number; the run warned
             # already if its resamples could not reach alpha (the record says so)
             with warnings.catch_warnings():
@@ -361,6 +387,7 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
 
 
 __all__ = [
-    "check_inputs", "compare_environment", "compare_results", "compare_sections",
+    "check_inputs", "check_metric_files", "compare_environment", "compare_results",
+    "compare_sections",
     "compare_segments", "compare_significance", "compare_specs", "LABEL_FIELDS", "Verdict", "verify", "verify_stored",
 ]

@@ -1,6 +1,7 @@
 """Built-in tokenizers (a plugin like any other, registered by
 :mod:`evalfw.tokenizers.plugin`): ``none``, ``13a``, ``intl``, ``zh``, ``char`` and, with
-optional packages, ``ja-mecab`` and ``ko-mecab``.
+optional packages, ``ja-mecab`` and ``ko-mecab`` and the SentencePiece tokenizers ``flores101``,
+``flores200``, ``spBLEU-1K`` and ``spm`` (spBLEU).
 
 Each reproduces sacreBLEU 2.6.0: for every line, the tokens equal sacreBLEU's
 ``tokenize(line.rstrip()).split()``. They tokenize whole batches at once for speed.
@@ -26,6 +27,10 @@ MODULES = {
     "char": "evalfw.tokenizers.char",
     "ja-mecab": "evalfw.tokenizers.mecab",
     "ko-mecab": "evalfw.tokenizers.mecab",
+    "spm": "evalfw.tokenizers.spm",
+    "flores101": "evalfw.tokenizers.spm",
+    "flores200": "evalfw.tokenizers.spm",
+    "spBLEU-1K": "evalfw.tokenizers.spm",
 }
 
 

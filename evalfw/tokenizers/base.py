@@ -22,8 +22,6 @@ its exact per-line path instead.
 from __future__ import annotations
 
 import gc
-import importlib
-import os
 from abc import abstractmethod
 
 TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
@@ -33,6 +31,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any, ClassVar
 
+from evalfw import kernels
 from evalfw.plugin.component import Component, declares
 
 
@@ -114,23 +113,10 @@ class LazyPattern:
         return value
 
 
-#: compiled modules once looked for, by name (None: not built); not functools.cache, which the
-#: drop-in command line would import for this alone
-_BUILT: dict[str, ModuleType | None] = {}
-
-
 def compiled_module(name: str) -> ModuleType | None:
     """The compiled module ``evalfw.tokenizers.<name>`` (a tokenizer's optional C rules), or
-    None: not built, or switched off by ``EVALFW_NATIVE=0``, read on every call as
-    :class:`evalfw.metrics._native.CompiledKernel` reads it."""
-    if os.environ.get("EVALFW_NATIVE", "1") == "0":
-        return None
-    if name not in _BUILT:
-        try:  # by name, as every compiled kernel: it is not a module of the package's source
-            _BUILT[name] = importlib.import_module(f"evalfw.tokenizers.{name}")
-        except ImportError:
-            _BUILT[name] = None
-    return _BUILT[name]
+    None: not built, or switched off (see :mod:`evalfw.kernels`)."""
+    return kernels.load(f"evalfw.tokenizers.{name}")
 
 
 class memo:  # noqa: N801 - used as a decorator: ``@memo()``, ``@memo(64)``

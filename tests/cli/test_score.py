@@ -112,7 +112,8 @@ def test_wmt22_text_line_matches_sacrebleu_cli():
 def test_help_lists_component_names_from_the_registries():
     out = run("score", "--help")
     assert out.returncode == 0
-    assert "tokenizer: 13a, char, intl" in out.stdout and "method7" in out.stdout
+    assert "tokenizer: 13a, char, flores101, flores200, intl" in out.stdout
+    assert "method7" in out.stdout and "spBLEU-1K" in out.stdout
 
 
 def test_system_names_are_printed_as_given(files):

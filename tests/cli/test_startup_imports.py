@@ -5,6 +5,7 @@ command printed its text."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,7 +31,8 @@ sys.__stderr__.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 def loaded_by(*argv: str) -> tuple[set[str], str]:
     """Top-level packages loaded by ``evalfw ARGV``, and what it printed."""
     done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
-                          text=True, timeout=60, check=False, cwd=ROOT)
+                          text=True, timeout=60, check=False, cwd=ROOT,
+                          env={**os.environ, "EVALFW_DISABLE_PLUGIN_AUTOLOAD": "1"})  # built-ins
     line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
     return {name.split(".")[0] for name in json.loads(line[len("MODULES "):])}, done.stdout
 

@@ -72,5 +72,5 @@ def test_declines_where_the_full_path_is_needed() -> None:
                "lowercase": False, "force": False, "effective_order": False}
     assert lean_bleu([["a", None]], options) is None  # a missing reference
     assert lean_bleu([["a"], ["a", "b"]], options) is None  # streams of different lengths
-    assert lean_bleu([["a"]], {**options, "tokenize": "spm"}) is None
+    assert lean_bleu([["a"]], {**options, "tokenize": "ja-mecab"}) is None
     assert lean_bleu([["a"]], options) is not None

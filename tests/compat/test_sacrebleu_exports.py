@@ -12,6 +12,9 @@ import sys
 
 import pytest
 
+from tests.support.kernels import BLEU as BLEU_KERNEL
+from tests.support.kernels import needs_kernel
+
 sacrebleu = pytest.importorskip("sacrebleu")
 
 METRIC_NAMES = {"BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature",
@@ -72,6 +75,7 @@ def _loaded(code: str) -> set[str]:
     return set(json.loads(done.stdout.splitlines()[-1]))
 
 
+@needs_kernel(BLEU_KERNEL)  # without it, BLEU counts with numpy
 @pytest.mark.parametrize("code", [
     "from evalfw.compat.sacrebleu import BLEU\n"
     "print(BLEU().corpus_score(['a b c'], [['a b d']]).score)",

@@ -41,7 +41,7 @@ def test_large_work_on_several_cores_takes_a_pool_of_one_process_per_core(monkey
     said = executor.plan(120.0)
     assert "3 worker processes" in said and "--executor serial" in said
     assert executor.parallelism == 3
-    assert executor.describe() == {"name": "auto", "chose": "processes", "cores": 3,
+    assert executor.record_entry() == {"name": "auto", "chose": "processes", "cores": 3,
                                    "workers": 3, "estimated_serial_s": 120.0}
     assert Auto(workers=2).plan(120.0).startswith("executor auto: 2 worker processes")
 
@@ -52,7 +52,7 @@ def test_one_core_or_little_work_is_serial(monkeypatch) -> None:
     assert "serial" in one.plan(1000.0) and one.parallelism == 1
     monkeypatch.setattr(auto_module, "usable_cores", lambda: 8)
     little = Auto()
-    assert "serial" in little.plan(0.5) and little.describe()["chose"] == "serial"
+    assert "serial" in little.plan(0.5) and little.record_entry()["chose"] == "serial"
 
 
 def test_a_pool_chosen_by_auto_gives_the_serial_numbers(tmp_path, monkeypatch) -> None:
@@ -106,3 +106,13 @@ def test_on_a_terminal_the_choice_is_a_line_above_the_bar(tmp_path, monkeypatch)
     run_experiment(CONFIG, store=False, cache=False, progress=bar)
     bar.close()
     assert "evalfw: executor auto: serial (about" in stream.getvalue()
+
+
+def test_every_executor_describes_itself_as_a_component(host) -> None:
+    # describe() is Component's signature text; the record's entry is record_entry()
+    for name in host.registry("executor").names():
+        executor = host.component("executor", name, {})
+        assert isinstance(executor.describe(), str) and executor.describe().startswith(name)
+        assert repr(executor) == f"<executor {executor.describe()}>"
+        assert executor.record_entry()["name"] == name
+        executor.close()

@@ -14,7 +14,8 @@ import pytest
 
 from evalfw.cli.main import main
 from evalfw.compat import sacrebleu as compat
-from tests.support.capped import MiB, evalfw_capped
+from tests.support.capped import MiB, evalfw_capped, run_capped
+from tests.support.kernels import TER, needs_kernel
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "configs" / "sample" / "en-de"
@@ -61,15 +62,22 @@ def test_banded_ter_equals_sacrebleu(what, hyp, ref, native, monkeypatch) -> Non
     assert compat.TER()._metric.segment_statistics([hyp], [[ref]]).tolist() == expected
 
 
-@pytest.mark.parametrize("length", [50_000, 200_000])
-def test_ter_on_a_giant_line_under_a_cap(tmp_path: Path, length: int) -> None:
-    # the full matrix of two 50,000-word lines is 22 GB; the bands take about 20 MB (the
-    # segment limit, which keeps TER's time bounded, is raised to let such lines in)
+def giant_pair(length: int) -> tuple[list[str], list[str]]:
+    """A reference of ``length`` words and a hypothesis with one word in ten changed."""
     rng = random.Random(length)
     ref = words(rng, length, vocab=5000)
     hyp = list(ref)
     for k, word in zip(rng.sample(range(length), length // 10), words(rng, length // 10, 5000)):
         hyp[k] = word
+    return hyp, ref
+
+
+# the Python fallback scores 200,000 words in minutes (its memory is checked below)
+@pytest.mark.parametrize("length", [50_000, pytest.param(200_000, marks=needs_kernel(TER))])
+def test_ter_on_a_giant_line_under_a_cap(tmp_path: Path, length: int) -> None:
+    # the full matrix of two 50,000-word lines is 22 GB; the bands take about 20 MB (the
+    # segment limit, which keeps TER's time bounded, is raised to let such lines in)
+    hyp, ref = giant_pair(length)
     (tmp_path / "ref.txt").write_text(" ".join(ref) + "\n", "utf-8")
     (tmp_path / "hyp.txt").write_text(" ".join(hyp) + "\n", "utf-8")
     done = evalfw_capped("score", "-r", "ref.txt", "-i", "hyp.txt", "-m", "ter", "-b",
@@ -77,6 +85,22 @@ def test_ter_on_a_giant_line_under_a_cap(tmp_path: Path, length: int) -> None:
                          env={"EVALFW_MAX_SEGMENT_CHARS": "2000000"})
     assert done.returncode == 0, done.stderr
     assert 0 < float(done.stdout) <= 10  # one word in ten changed
+
+
+@pytest.mark.slow
+def test_python_ter_keeps_the_bands_of_a_giant_line_under_a_cap() -> None:
+    # one round of the Python fallback's banded distance on 200,000 words: 10 million cells,
+    # kept as int64 arrays and op bytes (as Python lists they outgrow the cap)
+    code = ("from tests.metrics.test_long_segments import giant_pair\n"
+            "from evalfw.metrics.ter import _shifts\n"
+            "hyp, ref = giant_pair(200_000)\n"
+            "ids = {w: i for i, w in enumerate(sorted(set(hyp + ref)))}\n"
+            "h, r = [ids[w] for w in hyp], [ids[w] for w in ref]\n"
+            "rows, *_ = _shifts._round_matrix(h, r, _shifts._bands(len(h), len(r)))\n"
+            "print(rows[-1][len(r) - _shifts._bands(len(h), len(r))[-1][0]])\n")
+    done = run_capped(["-c", code], cap=512 * MiB, cwd=REPO, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert 0 < int(done.stdout) <= 20_000  # one word in ten substituted, before shifts
 
 
 @pytest.mark.parametrize("metric", [["chrf"], ["chrf", "--chrf-word-order", "2"], ["ter"]])

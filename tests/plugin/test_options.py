@@ -5,6 +5,7 @@ no longer imports jsonschema."""
 from __future__ import annotations
 
 import math
+import os
 import random
 import subprocess
 import sys
@@ -104,5 +105,6 @@ def test_scoring_does_not_import_jsonschema() -> None:
             "from evalfw.api import default_host; from evalfw.metrics.bleu.spec import resolve_spec; "
             "resolve_spec(default_host(), {'preset': 'nltk'}); "
             "print('jsonschema' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "EVALFW_DISABLE_PLUGIN_AUTOLOAD": "1"})  # built-ins
     assert out.stdout.strip() == "False"

@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "evalfw"
 #: import its own subpackage and anything in a lower layer, never a higher or equal one
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "version"),
-    ("limits",),
+    ("limits", "kernels"),
     ("io", "plugin"),
     ("tokenizers",),
     ("metrics",),

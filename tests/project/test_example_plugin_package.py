@@ -131,6 +131,14 @@ def test_options_validated_by_the_plugins_schema(installed, tmp_path, options, m
 
 
 def test_requires_fails_when_the_package_is_absent(tmp_path, monkeypatch):
+    real = importlib.metadata.version
+
+    def version(name: str) -> str:  # absent, even where the package is installed
+        if name == DIST:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
     monkeypatch.chdir(tmp_path)
     data(tmp_path)
     cfg = write_config(tmp_path / "plug.yaml", CONFIG.format(options="floor: 0.2"))

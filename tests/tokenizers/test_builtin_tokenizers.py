@@ -32,7 +32,8 @@ def test_registers_sacrebleu_names_through_the_host():
     from evalfw.host.host import PluginHost
 
     host = PluginHost.create(autoload=False, builtins=False, extra_plugins=[plugin])
-    assert host.registry("tokenizer").names() == sorted([*CORE, "ja-mecab", "ko-mecab"])
+    assert host.registry("tokenizer").names() == sorted(
+        [*CORE, "ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K"])
     tok = host.registry("tokenizer").create("13a", {})
     assert tok.describe() == "13a@1"
     for cls in BY_NAME.values():

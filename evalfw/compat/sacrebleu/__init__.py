@@ -15,6 +15,24 @@ see :mod:`evalfw.compat.sacrebleu._cli`.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
+
+# imported on first use (below); type checkers read these imports instead
+if TYPE_CHECKING:
+    from evalfw.compat._bleu import (
+        BLEU,
+        BLEUScore,
+        BLEUSignature,
+        corpus_bleu,
+        raw_corpus_bleu,
+        sentence_bleu,
+    )
+    from evalfw.compat._chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
+    from evalfw.compat._ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
+    from evalfw.metrics.bleu.text import SACREBLEU_VERSION as __version__
+
+    METRICS: dict[str, type[BLEU] | type[CHRF] | type[TER]]
+
 #: public name -> the module that defines it
 _HOME = {
     **dict.fromkeys(("BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
@@ -27,7 +45,11 @@ _HOME = {
     "__version__": "evalfw.metrics.bleu.text",
 }
 
-__all__ = [name for name in _HOME if name != "__version__"]
+__all__ = [
+    "BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",
+    "CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf",
+    "TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter", "METRICS",
+]
 
 
 def _lazy(module: str, homes: dict[str, str], name: str) -> object:

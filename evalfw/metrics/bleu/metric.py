@@ -114,6 +114,11 @@ class Bleu(Metric):
     def prepare_references(self, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
         return engine.index_references(self.spec, references)
 
+    def load_files(self) -> None:
+        """Its components' files (a SentencePiece tokenizer's model)."""
+        for component in self.spec.components().values():
+            component.load_files()
+
     def references_key(self) -> Hashable:
         return (self.spec.tokenizer.describe(), self.spec.lowercase,
                 self.spec.counter.describe(), self.spec.count_orders)

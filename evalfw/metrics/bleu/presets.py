@@ -40,9 +40,10 @@ class SacreBleuPreset(Preset):
     def foreign_signature(self, spec: Any, nrefs: int | str) -> str | None:
         tok = sacrebleu_tokenizer_signature(spec.tokenizer)
         smooth = getattr(spec.smoothing, "sacrebleu_signature", None)
+        if tok is None or not callable(smooth):
+            return None
         expressible = (
-            tok is not None and callable(smooth)
-            and spec.counter.name == "clipped" and spec.counter.options["total_floor"] == 0
+            spec.counter.name == "clipped" and spec.counter.options["total_floor"] == 0
             and spec.brevity_penalty.name == "closest"
             and spec.brevity_penalty.options["formula"] == "sacrebleu"
             and spec.mean.name == "sacrebleu" and spec.weights is None

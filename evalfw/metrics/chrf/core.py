@@ -116,9 +116,13 @@ def _python_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     width = config.width
     out: list[int] = []
     for i, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):  # the kernel's errors, word for word
+            raise TypeError("hypotheses must be str")
         h = ngram_counts(hyp, config)
         for stream in refs:
             ref = stream[i]
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError("references must be str or None")
             out += [0] * width if ref is None else _triples(h, ngram_counts(ref, config))
     return out
 

@@ -23,6 +23,7 @@ rows in a trie for the same reason; the numbers do not depend on how rows are re
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterator, Sequence
 
 INF = 10**16
@@ -48,10 +49,12 @@ def _bands(n: int, m: int) -> list[tuple[int, int]]:
 
 # Rows are banded: row i keeps the cells of columns [lo, hi) of its band only, so memory grows
 # with the lengths, not their product. A cell outside the band is INF (and its op undefined),
-# exactly as in a full matrix filled with INF.
+# exactly as in a full matrix filled with INF. A kept row is an array of int64 and its ops are
+# bytes (8 and 1 bytes a cell, where a list holds a pointer and an int object): a line of
+# 200,000 words keeps 10 million cells.
 
 
-def _row(word: int, ref: Sequence[int], band: tuple[int, int], prev: list[int],
+def _row(word: int, ref: Sequence[int], band: tuple[int, int], prev: Sequence[int],
          prev_band: tuple[int, int], ops: list[int] | None) -> list[int]:
     lo, hi = band
     plo, phi = prev_band
@@ -79,15 +82,15 @@ def _row(word: int, ref: Sequence[int], band: tuple[int, int], prev: list[int],
 
 
 def _round_matrix(hyp: list[int], ref: Sequence[int], bands: list[tuple[int, int]]
-                  ) -> tuple[list[list[int]], list[int], list[int], list[int]]:
+                  ) -> tuple[list[Sequence[int]], list[int], list[int], list[int]]:
     """The rows of ``hyp``, the alignment and the prefix sums of hyp/ref error flags."""
     m = len(ref)
-    rows = [list(range(m + 1))]
-    ops = [[INS] * (m + 1)]
+    rows: list[Sequence[int]] = [array("q", range(m + 1))]
+    ops = [bytes([INS]) * (m + 1)]
     for i, word in enumerate(hyp, 1):
         op_row: list[int] = []
-        rows.append(_row(word, ref, bands[i], rows[-1], bands[i - 1], op_row))
-        ops.append(op_row)
+        rows.append(array("q", _row(word, ref, bands[i], rows[-1], bands[i - 1], op_row)))
+        ops.append(bytes(op_row))
     trace = []
     i, j = len(hyp), m
     while i > 0 or j > 0:
@@ -134,7 +137,7 @@ def shift(words: list[int], start: int, length: int, target: int) -> list[int]:
 
 
 def _distance_from(cand: list[int], hyp: list[int], ref: Sequence[int],
-                   bands: list[tuple[int, int]], rows: list[list[int]]) -> int:
+                   bands: list[tuple[int, int]], rows: list[Sequence[int]]) -> int:
     s = 0
     n = len(hyp)
     while s < n and cand[s] == hyp[s]:

@@ -4,12 +4,23 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
+
 from evalfw.compat.sacrebleu import _HOME, _lazy
+
+# imported on first use (below); type checkers read these instead
+if TYPE_CHECKING:
+    from evalfw.compat._bleu import BLEU, BLEUScore, BLEUSignature
+    from evalfw.compat._chrf import CHRF, CHRFScore, CHRFSignature
+    from evalfw.compat._ter import TER, TERScore, TERSignature
+
+    METRICS: dict[str, type[BLEU] | type[CHRF] | type[TER]]
 
 _NAMES = ("BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature", "TER",
           "TERScore", "TERSignature")
 
-__all__ = [*_NAMES, "METRICS"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature", "TER",
+           "TERScore", "TERSignature", "METRICS"]
 
 
 def __getattr__(name: str) -> object:

@@ -52,6 +52,8 @@ class Comet(evalfw.ModelMetric):
     model_version = __version__
     score_scale = 1
     own_batching = True
+    #: imported when scoring; ``evalfw plugins`` imports it to report a broken install
+    imports = ("comet",)
     #: evalfw score -m comet --comet-model CKPT --source src.txt --comet-batch-size 64
     cli_flags = (evalfw.MetricFlag("model"), evalfw.MetricFlag("batch_size"),
                  evalfw.MetricFlag("device"), evalfw.MetricFlag("multi_reference"))

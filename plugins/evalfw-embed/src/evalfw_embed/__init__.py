@@ -30,6 +30,8 @@ class SentenceSim(evalfw.ModelMetric):
     model_name = "sentence-transformers"
     model_version = __version__
     score_scale = 1
+    #: imported when scoring; ``evalfw plugins`` imports it to report a broken install
+    imports = ("sentence_transformers",)
     cli_flags = (evalfw.MetricFlag("model"), evalfw.MetricFlag("batch_size"),
                  evalfw.MetricFlag("device"))
     options_schema: ClassVar[dict[str, Any]] = {
