@@ -6,8 +6,16 @@ import argparse
 import sys
 from typing import Any
 
-from evalfw.cli._options import add_format, add_plugins_dir, add_runs_dir, add_width, host_for
-from evalfw.cli._options import terminal_width, write, write_json
+from evalfw.cli._options import (
+    add_format,
+    add_plugins_dir,
+    add_runs_dir,
+    add_width,
+    host_for,
+    terminal_width,
+    write,
+    write_json,
+)
 from evalfw.limits import LIMITS
 
 HELP = "meta-evaluate a stored run: each metric's agreement with its human judgements"

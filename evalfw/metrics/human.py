@@ -31,7 +31,8 @@ class HumanScores(SegmentMean):
 
     name = "human"
     version = "1"
-    description = "human judgements of the test set (MQM points, DA scores), mean of the judged segments"
+    description = ("human judgements of the test set (MQM points, DA scores), mean of the "
+                   "judged segments")
     wants_context = True
     options_schema: ClassVar[Mapping[str, Any]] = {
         "type": "object",

@@ -51,7 +51,7 @@ def _level_table(stats: Sequence[Mapping[str, Any]]) -> str:
     for name in order:
         cells = []
         for stat in stats:
-            m = next((x for x in stat["metrics"] if x["metric"] == name), {})
+            m: Mapping[str, Any] = next((x for x in stat["metrics"] if x["metric"] == name), {})
             cells.append(f"<td class=\"num\">{_value(m)}</td>")
         rows.append(f"<tr>{parts.system_cell(name)}{''.join(cells)}</tr>")
     return parts.wide(f"<table class=\"meta\"><thead><tr><th class=\"sys\">Metric</th>{head}"

@@ -62,7 +62,7 @@ def _level(stats: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str
     for name in order:
         row = [name]
         for stat in stats:
-            m = next((x for x in stat["metrics"] if x["metric"] == name), {})
+            m: Mapping[str, Any] = next((x for x in stat["metrics"] if x["metric"] == name), {})
             row.append(value(m))
             if stat["statistic"] == "acc_eq":
                 row.append(epsilon(m))

@@ -152,6 +152,7 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
                          "system names must be unique")
     mqm = None
     segment_ids = None
+    source: TextFile | None
     if ts.mqm is not None:  # the texts of an MQM file
         mqm, source, reference, systems = mqm_texts(ts)
         refs: list[TextFile] = [reference]

@@ -138,16 +138,14 @@ def tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
             judged_mask = np.zeros(segment.shape, dtype=bool)
             for k, s in enumerate(systems):
                 if s in judged and "segments" in judged[s]:
-                    rows = arrays[judged[s]["segments"]]
-                    segment[k], judged_mask[k] = rows[:, 0], rows[:, 1] > 0
+                    given = arrays[judged[s]["segments"]]
+                    segment[k], judged_mask[k] = given[:, 0], given[:, 1] > 0
         metrics = []
         for name in settings["metrics"]:
             metric = metric_of(ts["name"], name)
-            rows = [arrays[cells[(ts["name"], s, name)]] for s in systems]
-            if rows_of is not None:
-                rows = [rows_of(ts["name"], cells[(ts["name"], s, name)], metric)
-                        for s in systems]
-            metrics.append(MetricRows(name, metric, rows))
+            stats = [arrays[cells[(ts["name"], s, name)]] if rows_of is None else
+                     rows_of(ts["name"], cells[(ts["name"], s, name)], metric) for s in systems]
+            metrics.append(MetricRows(name, metric, stats))
         table = meta_evaluate(
             ts["name"], systems, ts.get("human_systems", []),
             Human(human, bool(entry["higher_is_better"]), system, segment, judged_mask),

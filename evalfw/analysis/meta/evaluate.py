@@ -193,7 +193,6 @@ def meta_evaluate(test_set: str, systems: Sequence[str], human_systems: Sequence
     keep = [k for k, s in enumerate(systems)
             if (settings.include_human or s not in human_systems) and np.isfinite(human.system[k])]
     used = [systems[k] for k in keep]
-    names = [m.name for m in metrics]
     statistics: list[dict[str, Any]] = []
     out: dict[str, Any] = {
         "test_set": test_set, "human": human.name,

@@ -58,7 +58,9 @@ class Pairs:
             rows.append(np.full(len(a), r, dtype=np.int64))
             firsts.append(number[sys_[a], r])
             seconds.append(number[sys_[b], r])
-        cat = (lambda parts: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+        def cat(parts: list[np.ndarray]) -> np.ndarray:
+            return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
         row = cat(rows)
         return cls(segments, row, cat(firsts), cat(seconds),
                    np.flatnonzero(judged.ravel()) % segments,
@@ -318,6 +320,7 @@ class GroupedStatistics:
 
 
 __all__ = [
-    "agreeing", "GroupedStatistics", "average", "best", "calibrate", "Calibrated", "PairStatus", "Pairs",
-    "resampled_averages", "resampled_calibration", "running_mean", "segment_taus", "Sweep", "TIE_TOLERANCE",
+    "agreeing", "average", "best", "calibrate", "Calibrated", "GroupedStatistics", "PairStatus",
+    "Pairs", "resampled_averages", "resampled_calibration", "running_mean", "segment_taus",
+    "Sweep", "TIE_TOLERANCE",
 ]

@@ -131,14 +131,14 @@ def _calibrate(s: Items, passed: _kernel.AllPairs) -> tuple[float, int, int]:
         values = before[k] + within
         last = np.r_[d[1:] != d[:-1], True] & (d > 0)
         found += list(zip(d[last].tolist(), values[last].tolist()))
-    top = max(v for _, v in found)
-    epsilon = min(t for t, v in found if v == top)
+    best = max(v for _, v in found)
+    epsilon = min(t for t, v in found if v == best)
     if epsilon == 0:
-        return epsilon, int(top), int(passed.totals[2])
-    k = int(_kernel.bucket(np.array([epsilon]), BUCKET_SHIFT)[0])
-    tied = int(passed.count[:k].sum()) + int((d[_kernel.bucket(d, BUCKET_SHIFT) == k]
-                                              <= epsilon).sum())
-    return epsilon, int(top), tied
+        return epsilon, int(best), int(passed.totals[2])
+    at = int(_kernel.bucket(np.array([epsilon]), BUCKET_SHIFT)[0])
+    tied = int(passed.count[:at].sum()) + int((d[_kernel.bucket(d, BUCKET_SHIFT) == at]
+                                               <= epsilon).sum())
+    return epsilon, int(best), tied
 
 
 def _agree_matrix(s: Items, pairs: SegmentPairs, epsilon: float) -> np.ndarray:

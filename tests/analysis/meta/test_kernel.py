@@ -53,7 +53,8 @@ def test_ungrouped_passes(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     _same(ungrouped.resampled(native, weights), ungrouped.resampled(plain, weights))
     s = items.sorted()
     for eps in (0.0, 0.15, 1.0, 100.0):
-        _same(*_both(monkeypatch, lambda: np.stack(_kernel.band(s.x, s.y, s.segment, 20, eps))))
+        _same(*_both(monkeypatch,
+                     lambda e=eps: np.stack(_kernel.band(s.x, s.y, s.segment, 20, e))))
 
 
 def _grouped(seed: int) -> tuple[grouped.Pairs, np.ndarray, np.ndarray, np.ndarray]:
