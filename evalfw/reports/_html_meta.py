@@ -82,11 +82,12 @@ def _human(table: Mapping[str, Any]) -> str:
     for h in scores:
         ci = (f" <span class=\"ci\">[{h['lower']:.3f}, {h['upper']:.3f}]</span>"
               if h.get("lower") is not None else "")
-        note = "" if h["used"] else " <span class=\"ci\">(left out)</span>"
+        note = "" if h["used"] else " <span class=\"ci\">(reference, not compared)</span>" \
+            if h["system"] in refs else " <span class=\"ci\">(left out)</span>"
         score = "–" if h["score"] is None else f"{h['score']:.3f}"
         rows.append(f"<tr>{parts.system_cell(h['system'])}<td class=\"num\">{score}{ci}{note}"
                     "</td></tr>")
-    for r in sorted(refs):
+    for r in sorted(refs - {h["system"] for h in scores}):
         rows.append(f"<tr>{parts.system_cell(r)}<td>reference (judged, not compared)</td></tr>")
     return parts.wide(f"<table class=\"meta\"><thead><tr><th class=\"sys\">System</th>"
                       f"<th class=\"num\">{escape(table['human'])}<br><span class=\"ci\">"

@@ -220,6 +220,6 @@ def order(stat: Mapping[str, Any], names: Sequence[str]) -> list[Mapping[str, An
 
 
 __all__ = ["beats", "COLUMNS", "csv_cell", "csv_text", "DELTA_COLUMNS", "delta_rows",
-           "facts", "groups", "GROUPS", "HUMAN_COLUMNS", "human_direction", "human_rows", "LABELS", "legend",
-           "order", "pct", "section", "share", "statistic_rows", "TABLES", "TEST_COLUMNS",
-           "test_rows"]
+           "facts", "groups", "GROUPS", "HUMAN_COLUMNS", "human_direction", "human_rows",
+           "LABELS", "legend", "order", "pct", "section", "share", "statistic_rows", "TABLES",
+           "TEST_COLUMNS", "test_rows"]

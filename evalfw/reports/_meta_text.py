@@ -114,7 +114,7 @@ def _human(table: Mapping[str, Any]) -> list[str]:
     if not table.get("human_higher_is_better", True):
         ranked = sorted(scores, key=lambda h: (h["score"] is None, h["score"] or 0.0))
     for h in ranked:
-        note = " (reference)" if h["system"] in refs else \
+        note = " (reference, not compared)" if h["system"] in refs else \
             " (human translation, left out)" if h["system"] in humans and not h["used"] else \
             "" if h["used"] else " (left out)"
         text = "-" if h["score"] is None else f"{h['score']:.3f}"

@@ -154,6 +154,8 @@ def tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
         table["unit"] = entry["unit"]
         table["human_higher_is_better"] = entry["higher_is_better"]
         table["references"] = [s["system"] for s in entry["systems"] if s.get("reference")]
+        table["human_scores"] += [{"system": s["system"], "score": s["score"], "used": False}
+                                  for s in entry["systems"] if s.get("reference")]
         table["human_systems"] = list(ts.get("human_systems", []))
         out.append(table)
     return {"settings": {**settings, "seed": seed, "method": METHOD}, "tables": out,
