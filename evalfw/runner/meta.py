@@ -114,6 +114,16 @@ def tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
     """The meta-evaluation section from record-shaped data: ``record`` has the test sets,
     results, judgements and metric entries; ``arrays`` the statistics and judgement rows;
     ``metric_of(test set, metric)`` the built metric."""
+    from evalfw.executors.blas import one_blas_thread
+
+    with one_blas_thread():  # as the significance tables: one BLAS thread, the same bits
+        return _tables(record, arrays, metric_of, settings, seed, rows_of, progress)
+
+
+def _tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
+            metric_of: Callable[[str, str], Metric], settings: Mapping[str, Any], seed: int,
+            rows_of: Callable[[str, str, Metric], np.ndarray] | None,
+            progress: Callable[[str], None] | None) -> dict[str, Any]:
     from evalfw.analysis.meta.evaluate import Human, MetricRows, meta_evaluate
 
     human = settings["human"]

@@ -119,8 +119,10 @@ def _human_system(human: Human, draws: _Draws | None) -> tuple[np.ndarray, np.nd
     values = np.where(human.judged, human.segment, 0.0)
     if draws is None:
         return human.system, None
+    num = (draws.counts[:, None, :] * values[None, :, :]).sum(axis=2)  # not BLAS: fixed bits
+    den = draws.counts @ judged.T  # counts: exact whatever the order
     with np.errstate(invalid="ignore", divide="ignore"):
-        return human.system, (draws.counts @ values.T) / (draws.counts @ judged.T)
+        return human.system, num / den
 
 
 def _trials(stat: Statistic, x: Mapping[str, np.ndarray], names: Sequence[str],

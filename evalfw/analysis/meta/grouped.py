@@ -141,8 +141,9 @@ def resampled_averages(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The average of per-segment values on every resample (``weights``: resamples x
     segments, how often each segment was drawn); NaN where no defined segment was drawn."""
     keep = ~np.isnan(values)
-    num = weights @ np.where(keep, values, 0.0)
-    den = weights @ keep.astype(np.float64)
+    # sums of products, not a BLAS product: the same bits however many BLAS threads run
+    num = (weights * np.where(keep, values, 0.0)).sum(axis=1)
+    den = (weights * keep).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / den, np.nan)
 
