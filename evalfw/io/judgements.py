@@ -125,7 +125,13 @@ def _integer(text: str, shown: str, line: int, what: str) -> int:
         raise InputError(f"{shown}:{line}: {what} {text[:40]!r} is not an integer") from None
 
 
-def _rename(name: str, names: Mapping[str, str | None] | None) -> str | None:
+def _rename(name: str, names: Mapping[str, str | None] | None, shown: str = "",
+            line: int = 0) -> str | None:
+    """``name`` after ``names``; a name that could not be shown as it is (control
+    characters, path separators, empty) is refused."""
+    if not name.strip() or any(c < " " or "\x7f" <= c <= "\x9f" or c in "/\\" for c in name):
+        raise InputError(f"{shown}:{line}: the system name {name[:40]!r} is empty or holds a "
+                         "control character or a path separator; rename it in the file")
     return names.get(name, name) if names else name
 
 
@@ -179,7 +185,7 @@ def read_mqm(path: str | os.PathLike[str], weights: Mapping[str, float] | None =
         if len(cells) != len(head):
             raise InputError(f"{shown}:{line}: {len(cells)} fields but the header has "
                              f"{len(head)} (fields are split at tabs, without quoting)")
-        system = _rename(cells[col["system"]], names)
+        system = _rename(cells[col["system"]], names, shown, line)
         if system is None:
             continue
         seg = _integer(cells[col["seg_id"]], shown, line, "seg_id")
@@ -232,7 +238,7 @@ def mqm_systems(path: str | os.PathLike[str], names: Mapping[str, str | None] | 
             column = cells.index("system")
             continue
         if column < len(cells):
-            name = _rename(cells[column], names)
+            name = _rename(cells[column], names, shown, line)
             if name is not None:
                 order.setdefault(name)
     return tuple(order)
@@ -303,7 +309,7 @@ def read_table(path: str | os.PathLike[str], *, system: str | int, score: str | 
         if max(cols) >= len(cells):
             raise InputError(f"{shown}:{line}: {len(cells)} fields; the columns read go up to "
                              f"number {max(cols) + 1}")
-        name = _rename(cells[cols[0]], names)
+        name = _rename(cells[cols[0]], names, shown, line)
         if name is None:
             continue
         seg = _integer(cells[cols[2]], shown, line, "segment id") if segment is not None \

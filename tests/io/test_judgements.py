@@ -89,6 +89,14 @@ def test_what_could_give_a_wrong_score_is_an_error(tmp_path: Path, rows: list[st
         read_mqm(_mqm(tmp_path, rows))
 
 
+def test_a_system_name_with_control_characters_is_refused(tmp_path: Path) -> None:
+    path = _mqm(tmp_path, [_row("A\x1b[31m", 1, "r", "No-error", "No-error")])
+    with pytest.raises(InputError, match="m.tsv:2: the system name .* control character"):
+        read_mqm(path)
+    with pytest.raises(InputError, match="control character"):
+        mqm_systems(path)
+
+
 def test_a_file_without_googles_columns_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "x.tsv"
     path.write_text("system\tscore\nA\t1\n", encoding="utf-8")
