@@ -29,8 +29,7 @@ COMMANDS = [line.split(" #")[0].strip() for block in blocks("bash")
 
 def test_the_page_has_commands_and_python() -> None:
     assert len(COMMANDS) >= 6 and blocks("python")
-    assert "README.md" not in DOCS and "docs/meta-evaluation.md" in \
-        (REPO / "README.md").read_text(encoding="utf-8")
+    assert "docs/meta-evaluation.md" in (REPO / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -54,4 +53,4 @@ def test_commands_then_python(project: Path) -> None:
         done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True,
                               text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
-        assert "acc_eq" in done.stdout and "better" in done.stdout
+        assert "ted-en-de" in done.stdout and "holm" in done.stdout
