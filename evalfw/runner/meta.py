@@ -209,6 +209,12 @@ def meta_of_record(stored: StoredRun, host: PluginHost,
         raise ConfigError(f"{stored.path}: the run has no judgements '{settings['human']}'"
                           f"{suggest(settings['human'], sorted(judgements))}; it has: "
                           f"{', '.join(sorted(judgements)) or 'none'}")
+    if not any(j["format"] != "systems" for j in record.get("judgements", ())
+               if j["name"] == settings["human"]):  # system-level judgements only
+        settings["levels"] = [x for x in settings["levels"] if x != "segment"]
+        if not settings["levels"]:
+            raise ConfigError(f"{stored.path}: judgements '{settings['human']}' are "
+                              "system-level only: there is no segment level to compare")
     known = [m["name"] for m in record["metrics"] if "corpus" in m["levels"]]
     for name in settings["metrics"]:
         if name not in known:
