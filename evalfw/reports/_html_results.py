@@ -102,7 +102,10 @@ def results_table(record: Mapping[str, Any], sig: Significance) -> str:
         body = "<div class=\"sets\">" + "".join(wide(p) for p in parts) + "</div>"
     else:
         body = wide(table)
-    legend = "".join(f"<p class=\"legend\">{escape(line)}</p>" for line in sig.legend())
+    from evalfw.reports._meta import units
+
+    legend = "".join(f"<p class=\"legend\">{escape(line)}</p>"
+                     for line in [*units(record), *sig.legend()])
     return body + legend
 
 

@@ -29,6 +29,15 @@ HUMAN_COLUMNS = ("test_set", "human", "unit", "system", "score", "lower", "upper
                  "reference", "human_system")
 
 
+def units(record: Mapping[str, Any]) -> list[str]:
+    """A line naming the metrics that declare a unit (human judgements), with their
+    direction, or nothing."""
+    found = [f"{m['name']}: {m['unit']}, "
+             f"{'higher' if m.get('higher_is_better', True) else 'lower'} is better"
+             for m in record.get("metrics", ()) if m.get("unit")]
+    return [f"Units: {'; '.join(found)}."] if found else []
+
+
 def section(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return record.get("meta_evaluation")
 
@@ -222,4 +231,4 @@ def order(stat: Mapping[str, Any], names: Sequence[str]) -> list[Mapping[str, An
 __all__ = ["beats", "COLUMNS", "csv_cell", "csv_text", "DELTA_COLUMNS", "delta_rows",
            "facts", "groups", "GROUPS", "HUMAN_COLUMNS", "human_direction", "human_rows",
            "LABELS", "legend", "order", "pct", "section", "share", "statistic_rows", "TABLES",
-           "TEST_COLUMNS", "test_rows"]
+           "TEST_COLUMNS", "test_rows", "units"]

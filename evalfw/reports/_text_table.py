@@ -80,6 +80,9 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
         keep = [0, *block]
         out += ["", *ruled([[h[i] for i in keep] for h in (head1, head2)],
                            [[r[i] for i in keep] for r in rows])]
+    from evalfw.reports._meta import units
+
+    out += ["", *_wrap(units(record), width)] if units(record) else []
     sig = grid.significance
     if sig:
         tests = _tests_block.rows(sig)
