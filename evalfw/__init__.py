@@ -9,7 +9,8 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 - :data:`hookimpl` and the contracts a plugin implements: :class:`Metric` (with
   :class:`Score` and :class:`MetricFlag`), :class:`Tokenizer`, the BLEU components (:class:`NgramCounter`,
   :class:`BrevityPenalty`, :class:`Smoother` with :class:`Counts` and :class:`Smoothed`,
-  :class:`Mean`, :class:`Preset`), :class:`Reporter`, :class:`Bucketer`, :class:`Executor`.
+  :class:`Mean`, :class:`Preset`), :class:`Reporter`, :class:`Bucketer`, :class:`Executor`,
+  :class:`Check` (with :class:`CheckInput`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at st
 if TYPE_CHECKING:
     from evalfw.analysis.bucketing import Bucketer
     from evalfw.api import corpus_bleu, corpus_score, metric, sentence_bleu, sentence_scores
+    from evalfw.checks.base import Check, CheckInput
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
     from evalfw.metrics.base import Metric, Score, SegmentContext, SegmentLengths
@@ -74,6 +76,8 @@ _LAZY = {
     "Reporter": "evalfw.reports.base",
     "Bucketer": "evalfw.analysis.bucketing",
     "Executor": "evalfw.executors.base",
+    "Check": "evalfw.checks.base",
+    "CheckInput": "evalfw.checks.base",
 }
 
 __all__ = [
@@ -81,7 +85,7 @@ __all__ = [
     "sentence_scores", "BleuScore", "PluginHost", "run", "load_run", "RunResult", "Metric",
     "MetricFlag", "Score", "SegmentLengths", "SegmentContext", "ModelMetric", "ModelInput",
     "Tokenizer", "NgramCounter", "BrevityPenalty", "Smoother", "Counts", "Smoothed", "Mean",
-    "Preset", "Reporter", "Bucketer", "Executor",
+    "Preset", "Reporter", "Bucketer", "Executor", "Check", "CheckInput",
 ]
 
 

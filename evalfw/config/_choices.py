@@ -76,6 +76,26 @@ def check_reports(host: PluginHost, reports: Sequence[Any], loc: Locations) -> N
         check_choice(host, "reporter", report, (), LocatedChecker(loc, ("reports", i)))
 
 
+def check_checks(host: PluginHost, checks: Sequence[Any], loc: Locations) -> None:
+    """Each check exists, takes its options, is named once and can run here (a check whose
+    extra is not installed is an error, never silently skipped)."""
+    seen: dict[str, int] = {}
+    for i, choice in enumerate(checks):
+        checker = LocatedChecker(loc, ("checks", i))
+        check_choice(host, "check", choice, (), checker)
+        name = choice if isinstance(choice, str) else choice["name"]
+        if name in seen:
+            checker.fail((), f"check '{name}' is listed twice (also checks[{seen[name]}]); "
+                             "name each check once")
+        seen[name] = i
+        options = {} if isinstance(choice, str) else {k: v for k, v in choice.items()
+                                                       if k != "name"}
+        check = host.component("check", name, options)
+        why = check.unavailable()
+        if why:
+            checker.fail((), f"check '{name}' cannot run here: {why}")
+
+
 def check_executor(host: PluginHost, value: Any, loc: Locations) -> None:
     check_choice(host, "executor", value, (), LocatedChecker(loc, ("executor",)))
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evalfw.plugin.choices import ComponentChoice
+from evalfw.checks.builtin import DEFAULT_CHECKS
 from evalfw.config import _choices as choices
 from evalfw.config._locate import KeyPath, Locations
 from evalfw.config.model import (
@@ -111,6 +112,12 @@ def validate_config(
             choices.check_tokenizer(host, ts["tokenizer"], ("test_sets", i, "tokenizer"), loc)
     reports = data.setdefault("reports", ["table"])
     choices.check_reports(host, reports, loc)
+    # the default is the built-in checks that need no extra, written down and hashed: what a
+    # config computes never depends on the check plugins or extras installed
+    checks = data.setdefault("checks", list(DEFAULT_CHECKS))
+    checks = [] if checks == "none" else checks
+    choices.check_checks(host, checks, loc)
+    data.setdefault("on_flag", "keep")
     # where jobs run changes no number: kept out of the hashed config, named in the record
     executor = data.pop("executor", None)
     if executor is not None:
@@ -143,6 +150,7 @@ def validate_config(
         reports=tuple(_choice(r) for r in reports),
         significance=frozen(data.get("significance", {})), overrides=ovs, raw=frozen(data),
         executor=_choice(executor) if executor is not None else None,
+        checks=tuple(_choice(c) for c in checks), on_flag=data["on_flag"],
         meta_evaluation=frozen(data.get("meta_evaluation", {})),
     )
     return config, host

@@ -159,6 +159,9 @@ class ExperimentConfig:
     raw: Mapping[str, Any]
     #: the config's ``executor:`` choice (not in ``raw``: it changes no number)
     executor: ComponentChoice | None = None
+    #: the output checks to run (``checks:``; empty for ``none``) and what a flag counts for
+    checks: tuple[ComponentChoice, ...] = ()
+    on_flag: str = "keep"
     #: the ``meta_evaluation:`` block (empty: none)
     meta_evaluation: Mapping[str, Any] = field(default_factory=dict)
 

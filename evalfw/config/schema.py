@@ -81,6 +81,8 @@ def combined_schema(host: PluginHost) -> dict[str, Any]:
                                         "$ref": "#/$defs/component_executor"}
     defs["test_set"]["properties"]["tokenizer"] = {"$ref": "#/$defs/component_tokenizer"}
     schema["properties"]["reports"]["items"] = {"$ref": "#/$defs/component_reporter"}
+    defs["component_check"] = component_schema(host, "check")
+    schema["properties"]["checks"]["anyOf"][1]["items"] = {"$ref": "#/$defs/component_check"}
     metric = defs["metric"]
     metrics = host.registry("metric")
     metric["properties"]["metric"] = {**metric["properties"]["metric"],

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 import pluggy
 
 from evalfw.analysis.bucketing import Bucketer
+from evalfw.checks.base import Check
 from evalfw.executors.base import Executor
 from evalfw.metrics.base import Metric
 from evalfw.metrics.bleu.components import BrevityPenalty, Mean, NgramCounter, Preset, Smoother
@@ -287,6 +288,39 @@ class Hookspecs:
             @evalfw.hookimpl
             def evalfw_register_executors():
                 return [SlurmExecutor]
+        """
+        raise NotImplementedError
+
+    @staticmethod
+    @hookspec
+    def evalfw_register_checks() -> Iterable[type[Check]]:
+        """Return the output check classes this plugin provides.
+
+        :returns: subclasses of :class:`evalfw.Check`: each reads one system's outputs on a
+            test set (with the source, the references and the language pair, all read-only)
+            and returns one ``True`` or ``False`` per segment, ``True`` where the output is
+            not a translation (empty, copied, in the wrong language, ...).
+
+        Called when the host first needs a check by name: a run (the config's ``checks:``,
+        by default the built-in ``empty``, ``copy-source``, ``length``, ``repetition`` and
+        ``numbers``), ``evalfw validate``, ``evalfw plugins``. What ``flag`` returns is
+        checked where it enters (one boolean per segment, nothing else). A name another
+        plugin also provides is a conflict, an error naming both when used.
+
+        Example:
+
+        .. code-block:: python
+
+            class Shouting(evalfw.Check):
+                name = "shouting"
+                label = "in capitals"
+
+                def flag(self, segments: evalfw.CheckInput) -> list[bool]:
+                    return [h.isupper() for h in segments.hypotheses]
+
+            @evalfw.hookimpl
+            def evalfw_register_checks():
+                return [Shouting]
         """
         raise NotImplementedError
 

@@ -52,6 +52,7 @@ BUILTIN_PLUGINS = (
     "evalfw.reports.plugin",
     "evalfw.analysis.bucketers",
     "evalfw.executors.plugin",
+    "evalfw.checks.plugin",
 )
 
 ENV_DISABLE = "EVALFW_DISABLE_PLUGINS"

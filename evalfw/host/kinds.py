@@ -9,6 +9,7 @@ one contract class added here.
 from __future__ import annotations
 
 from evalfw.analysis.bucketing import Bucketer
+from evalfw.checks.base import Check
 from evalfw.executors.base import Executor
 from evalfw.metrics.base import Metric
 from evalfw.metrics.bleu.components import BrevityPenalty, Mean, NgramCounter, Preset, Smoother
@@ -27,6 +28,7 @@ KINDS: tuple[type[Component], ...] = (
     Reporter,
     Bucketer,
     Executor,
+    Check,
 )
 
 

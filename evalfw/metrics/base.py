@@ -312,6 +312,21 @@ class Metric(Component):
         the runner counts whitespace-separated words of the texts instead)."""
         return None
 
+    @property
+    def penalisable(self) -> bool:
+        """Whether :meth:`worst_statistics` can score a flagged segment as the metric's worst
+        (``on_flag: penalise`` is refused for a metric that cannot)."""
+        return type(self).worst_statistics is not Metric.worst_statistics
+
+    def worst_statistics(self, statistics: np.ndarray) -> np.ndarray:
+        """The rows of these segments (``statistics``: their own rows) scored as badly as the
+        metric scores a segment of their length: what ``on_flag: penalise`` puts in place of
+        a flagged segment. Counting metrics keep the lengths and drop every match; a mean of
+        segment scores uses its declared worst score. The rows may depend only on what
+        :meth:`statistics_key` covers (metrics sharing statistics share them). Default: the
+        metric cannot say (:attr:`penalisable` is False)."""
+        raise NotImplementedError(f"metric '{self.name}' declares no worst statistics")
+
     def check_statistics(self, statistics: Any) -> str | None:
         """Why ``statistics`` are not rows this metric could have produced (a damaged cache
         entry or record), or None. The default checks the array type, shape and finiteness;

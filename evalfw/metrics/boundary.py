@@ -215,6 +215,19 @@ def _lengths(metric: Metric, value: Any, statistics: Any) -> SegmentLengths | No
     return SegmentLengths(hyp, returns.values(value.reference, n, "lengths"))
 
 
+def _worst(metric: Metric, value: Any, statistics: Any) -> Any:
+    """Worst rows: one per given row, of the same columns and dtype, rows the metric
+    accepts."""
+    value = returns.statistics(value, len(statistics))
+    if value.shape != statistics.shape or value.dtype != statistics.dtype:
+        raise returns.Refused(f"rows of shape {value.shape} and dtype {value.dtype} for rows "
+                              f"of shape {statistics.shape} and dtype {statistics.dtype}")
+    problem = metric.check_statistics(value)
+    if problem is not None:
+        raise returns.Refused(f"worst rows it refuses itself ({problem})")
+    return value
+
+
 def _result(metric: Metric, value: Any, *_: Any) -> Any:
     returns.real(getattr(value, "score", None))
     return value
@@ -239,6 +252,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "record_fields": lambda m, v, *_: returns.plain_json(v, "what a record keeps"),
     "resolve_scale": lambda m, v, *_: returns.scale(v, optional=False),
     "check_statistics": lambda m, v, *_: returns.text(v, "a reason", optional=True),
+    "worst_statistics": lambda m, v, stats, *_: _worst(m, v, stats),
 }
 
 #: attributes (and properties) a metric is judged by: name -> check
@@ -250,6 +264,7 @@ ATTRIBUTES: dict[str, Callable[[Any], Any]] = {
     "length_unit": lambda v: returns.text(v, "a unit"),
     "wants_context": returns.flag,
     "reads_last_row": returns.flag,
+    "penalisable": returns.flag,
 }
 
 

@@ -10,7 +10,7 @@ where the segment scores come from (:class:`evalfw.metrics.segment_scores.Segmen
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.metrics.base import Metric
 
@@ -20,7 +20,11 @@ if TYPE_CHECKING:
 
 class SegmentMean(Metric):
     """The mean of per-segment scores (an abstract base: ``segment_statistics`` is the
-    subclass's, usually built with :meth:`rows`)."""
+    subclass's, usually built with :meth:`rows`). ``worst_score``: the worst score a segment
+    can get (the declared minimum; the maximum when lower is better), which ``on_flag:
+    penalise`` gives a flagged segment; None (the default) declares none."""
+
+    worst_score: ClassVar[float | None] = None
 
     @staticmethod
     def rows(scores: Sequence[float]) -> np.ndarray:
@@ -40,6 +44,17 @@ class SegmentMean(Metric):
 
     def sentence_scores(self, statistics: np.ndarray) -> np.ndarray:
         return statistics[:, 0] / statistics[:, 1]
+
+    @property
+    def penalisable(self) -> bool:
+        return self.worst_score is not None
+
+    def worst_statistics(self, statistics: np.ndarray) -> np.ndarray:
+        if self.worst_score is None:
+            raise NotImplementedError(f"metric '{self.name}' declares no worst_score")
+        out = statistics.copy()
+        out[:, 0] = float(self.worst_score)
+        return out
 
     def check_statistics(self, statistics: Any) -> str | None:
         problem = super().check_statistics(statistics)

@@ -6,15 +6,17 @@ any external load should one ever slip in. The page holds:
 
 1. the systems x test sets results with intervals and significance markers and its legend
    (:mod:`evalfw.reports._html_results`);
-2. per test set x metric a chart of the scores with their interval bars (best system on
+2. the output checks: which ran, what a flag counted for, and the flagged segments with
+   source, references and output (:mod:`evalfw.reports._html_checks`);
+3. per test set x metric a chart of the scores with their interval bars (best system on
    top), the paired tests table and, with buckets, the score per length bucket as small
    multiples (:mod:`evalfw.reports._html_analysis`);
-3. the drill-down: each system's worst segments against the baseline, with source,
+4. the drill-down: each system's worst segments against the baseline, with source,
    references and both hypotheses (texts stored in the record at run time,
-   :mod:`evalfw.reports._html_drilldown`);
-   then, with a meta-evaluation, how each metric agrees with the human judgements
+   :mod:`evalfw.reports._html_drilldown`), flagged segments marked;
+5. with a meta-evaluation, how each metric agrees with the human judgements
    (:mod:`evalfw.reports._html_meta`);
-4. provenance: command, config, seed, environment, plugins, inputs with sha256, signatures.
+6. provenance: command, config, seed, environment, plugins, inputs with sha256, signatures.
 
 A system has one colour in every chart. Numbers get the decimals of their metric's scale.
 The page fits any screen width, and chart text stays readable at every width (see
@@ -31,7 +33,9 @@ from typing import Any
 from evalfw.reports import _html_parts as parts
 from evalfw.reports._cells import Significance
 from evalfw.reports._grid import Grid
+from evalfw.reports._checks import section as checks_of
 from evalfw.reports._html_analysis import analysis_section
+from evalfw.reports._html_checks import checks_section, line_flags
 from evalfw.reports._html_drilldown import drilldown
 from evalfw.reports._html_meta import meta_section
 from evalfw.reports._html_results import results_table
@@ -52,12 +56,15 @@ def render(record: Mapping[str, Any]) -> str:
             f"{escape(record['created'])} · evalfw {escape(record['evalfw_version'])}</p>"
             "</header>",
             "<h2 id=\"results\">Results</h2>", results_table(record, sig)]
+    if checks_of(record) is not None:
+        nav.append('<a href="#checks">Output checks</a>')
+        body += ['<h2 id="checks">Output checks</h2>', checks_section(record)]
     if sig:
         nav += ['<a href="#analysis">Significance</a>', '<a href="#drilldown">Worst segments</a>']
         body += ['<h2 id="analysis">Significance and intervals</h2>', parts.settings_note(sig),
                  analysis_section(sig, colours),
                  '<h2 id="drilldown">Worst segments against the baseline</h2>',
-                 drilldown(sig.section.get("drilldown", []), sig.scales)]
+                 drilldown(sig.section.get("drilldown", []), sig.scales, line_flags(record))]
     meta = meta_section(record)
     if meta:
         nav.append('<a href="#meta">Agreement with humans</a>')

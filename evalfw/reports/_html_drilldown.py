@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from evalfw.reports._cells import places as scale_places
+from evalfw.reports._html_checks import badge
 
 
 def highlight(hypothesis: str, references: Sequence[str]) -> str:
@@ -43,7 +44,8 @@ def _marked(seg: Mapping[str, Any], key: str, spans_key: str) -> str:
     return mark_spans(seg[key], spans)
 
 
-def _segment(seg: Mapping[str, Any], system: str, baseline: str, digits: int) -> str:
+def _segment(seg: Mapping[str, Any], system: str, baseline: str, digits: int,
+             flags: Mapping[str, Mapping[int, list[str]]]) -> str:
     texts: list[tuple[str, str]] = []
     if seg.get("source") is not None:
         texts.append(("source", escape(seg["source"])))
@@ -52,14 +54,19 @@ def _segment(seg: Mapping[str, Any], system: str, baseline: str, digits: int) ->
                                                   "baseline_unmatched")),
               (system, _marked(seg, "hypothesis", "hypothesis_unmatched"))]
     items = "".join(f"<dt>{escape(role)}</dt><dd class=\"txt\">{t}</dd>" for role, t in texts)
+    marks = "".join(f" · {badge(found)}" + (f" ({escape(who)})" if who == baseline else "")
+                    for who in (system, baseline)
+                    if (found := flags.get(who, {}).get(seg["segment"])))
     return (f"<div class=\"seg\" data-segment=\"{seg['segment']}\"><p class=\"seghead\">"
             f"<strong>segment {seg['segment']}</strong> · score {seg['score']:.{digits}f}"
             f" · baseline {seg['baseline_score']:.{digits}f} · <span class=\"worse\">"
-            f"Δ {seg['delta']:+.{digits}f}</span></p><dl class=\"texts\">{items}</dl></div>")
+            f"Δ {seg['delta']:+.{digits}f}</span>{marks}</p><dl class=\"texts\">{items}</dl></div>")
 
 
-def drilldown(items: Sequence[Mapping[str, Any]], scales: Mapping[str, float]) -> str:
-    """The section; ``scales`` maps metric names to their score scale (for the decimals)."""
+def drilldown(items: Sequence[Mapping[str, Any]], scales: Mapping[str, float],
+              flagged: Mapping[tuple[str, str], Mapping[int, list[str]]] | None = None) -> str:
+    """The section; ``scales`` maps metric names to their score scale (for the decimals);
+    ``flagged``: (test set, system) -> line -> the checks that flagged it, marked."""
     if not items:
         return "<p class=\"note\">No drill-down stored (significance.worst_segments: 0).</p>"
     out = []
@@ -76,7 +83,9 @@ def drilldown(items: Sequence[Mapping[str, Any]], scales: Mapping[str, float]) -
                 out.append(f"<p class=\"note\">{escape(entry['system'])}: no segment scores "
                            "below the baseline.</p>")
                 continue
-            segs = "".join(_segment(s, entry["system"], item["baseline"], digits)
+            flags = {who: (flagged or {}).get((item["test_set"], who), {})
+                     for who in (entry["system"], item["baseline"])}
+            segs = "".join(_segment(s, entry["system"], item["baseline"], digits, flags)
                            for s in entry["segments"])
             opened = " open" if k == 0 else ""  # the first one visible without a click
             out.append(f"<details{opened} data-system=\"{escape(entry['system'])}\"><summary>"

@@ -66,6 +66,8 @@ dl.texts dd{margin:0;min-width:0}
 .txt{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;
 white-space:pre-wrap;overflow-wrap:anywhere}
 mark{background:#ffe08a;padding:0 1px;border-radius:2px}
+.flag{display:inline-block;background:#fde7e4;color:#8c1d13;border-radius:3px;padding:0 5px;
+font-size:12.5px;white-space:nowrap}.none{color:var(--muted);font-style:italic}
 table.kv{width:100%}table.kv th{width:11em}table.kv td{overflow-wrap:anywhere}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 .sha{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;display:inline-block;

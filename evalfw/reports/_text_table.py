@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalfw.reports import _tests_block
+from evalfw.reports import _checks, _tests_block
 from evalfw.reports._grid import Grid, title
 
 __all__ = ["aligned", "column_blocks", "render_table", "ruled"]
@@ -83,6 +83,9 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
     from evalfw.reports._meta import units
 
     out += ["", *_wrap(units(record), width)] if units(record) else []
+    checked = _checks.summary(record)
+    if checked:
+        out += ["", *_wrap(checked, width)]
     sig = grid.significance
     if sig:
         tests = _tests_block.rows(sig)

@@ -68,7 +68,8 @@ class JsonReporter(Reporter):
 
 
 CSV_FIELDS = ("test_set", "system", "metric", "level", "score", "score_scale", "bp", "ratio",
-              "hyp_len", "ref_len", "precisions", "counts", "totals", "n", "min", "max")
+              "hyp_len", "ref_len", "precisions", "counts", "totals", "n", "min", "max",
+              "flagged", "flagged_lines")
 
 
 class CsvReporter(Reporter):
@@ -80,10 +81,15 @@ class CsvReporter(Reporter):
         import csv
         import io
 
+        from evalfw.reports import _checks
+
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(CSV_FIELDS)
         for r in record["results"]:
+            flags = _checks.system_flags(record, r["test_set"], r["system"])
+            r = {**r, "flagged_lines": _checks.flags_text(flags),
+                 "flagged": len(set().union(*flags.values())) if flags else ""}
             writer.writerow([
                 " ".join(repr(x) for x in r[k]) if isinstance(r.get(k), list)
                 else (repr(r[k]) if isinstance(r.get(k), float) else r.get(k, ""))
@@ -152,6 +158,15 @@ class MarkdownReporter(Reporter):
                         "|:---|:---|:---|" + "---:|" * (len(head) - 3),
                         *("| " + " | ".join(md_escape(c) for c in row) + " |" for row in tests)]
             out += ["", *(md_escape(x, line=True) for x in sig.legend())]
+        from evalfw.reports import _checks
+
+        legend = _checks.legend(record)
+        if legend:
+            out += ["", md_escape(legend, line=True)]
+        flagged = _checks.flagged_rows(record)
+        if flagged:
+            out += ["", "| Test set | System | Flagged segments |", "|:---|:---|:---|",
+                    *("| " + " | ".join(md_escape(c) for c in row) + " |" for row in flagged)]
         return "\n".join(out) + "\n"
 
 
@@ -185,8 +200,12 @@ class LatexReporter(Reporter):
         from evalfw.reports._grid import title
 
         # the caption carries the legend, so the table explains itself where it is pasted
+        from evalfw.reports._checks import legend
+
+        checks = legend(record)
         caption = [f"Results of {latex_escape(title(record))}.",
-                   *grid.significance.legend(latex=True)]
+                   *grid.significance.legend(latex=True),
+                   *([latex_escape(checks)] if checks else [])]
         out += ["\\caption{" + " ".join(caption) + "}", "\\end{table}"]
         return "\n".join(out) + "\n"
 

@@ -74,8 +74,9 @@ def text_lengths(ts: TestSetConfig, ev: Evaluation, baseline: str) -> SegmentLen
         recorded = _recorded(ts, ev)
         hyp = _lines(dict(ts.systems)[baseline], recorded)
         ref = _lines(ts.references[0], recorded)
-    return SegmentLengths(np.array([len(h.split()) for h in hyp], dtype=np.int64),
-                          np.array([len(r.split()) for r in ref], dtype=np.int64))
+    kept = ev.segment_numbers(ts.name, len(ref))  # the segments the statistics are of
+    return SegmentLengths(np.array([len(hyp[i].split()) for i in kept], dtype=np.int64),
+                          np.array([len(ref[i].split()) for i in kept], dtype=np.int64))
 
 
 def drilldown_metric(cfg: ExperimentConfig, chosen: str | None) -> str:
@@ -137,6 +138,7 @@ def worst_segments(ev: Evaluation, cfg: ExperimentConfig, baseline: str, label: 
         stats = ev.statistics(ts.name, label, level=None)
         base = metric.sentence_scores(stats[baseline])
         texts = _texts(ts, ev)
+        numbers = ev.segment_numbers(ts.name, len(texts["references"][0])).tolist()
         systems = []
         for name, st in stats.items():
             if name == baseline:
@@ -147,12 +149,13 @@ def worst_segments(ev: Evaluation, cfg: ExperimentConfig, baseline: str, label: 
             rows = []
             worst = [i for i in np.argsort(worse, kind="stable")[:k].tolist() if worse[i] < 0]
             for i in worst:
-                refs = [r[i] for r in texts["references"]]
+                n = numbers[i]  # row i's segment (on_flag: exclude leaves some out)
+                refs = [r[n] for r in texts["references"]]
                 row = {
-                    "segment": i + 1, "score": float(values[i]), "baseline_score": float(base[i]),
-                    "delta": float(delta[i]), "hypothesis": texts["systems"][name][i],
-                    "baseline_hypothesis": texts["systems"][baseline][i],
-                    "source": None if texts["source"] is None else texts["source"][i],
+                    "segment": n + 1, "score": float(values[i]), "baseline_score": float(base[i]),
+                    "delta": float(delta[i]), "hypothesis": texts["systems"][name][n],
+                    "baseline_hypothesis": texts["systems"][baseline][n],
+                    "source": None if texts["source"] is None else texts["source"][n],
                     "references": refs}
                 if tokens is not None:
                     row["hypothesis_unmatched"] = unmatched_spans(*tokens, row["hypothesis"], refs)
@@ -177,7 +180,8 @@ def sentence_exports(ev: Evaluation, cfg: ExperimentConfig, formats: Sequence[st
         nrefs = len(ts.references)
         for config in cfg.metrics:
             metric = ev.metrics[(ts.name, config.name)]
-            for system, st in ev.statistics(ts.name, config.name, level=None).items():
+            for system, st in ev.statistics(ts.name, config.name, level=None,
+                                            concluded=False).items():
                 rows += export.sentence_rows(metric, st, test_set=ts.name, system=system,
                                              label=config.name, nrefs=nrefs)
     files, entries = {}, []

@@ -24,6 +24,8 @@ from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segmen
 from evalfw.metrics.base import SegmentContext
 from evalfw.metrics.segment_limit import check_segment_lengths
 from evalfw.runner import cache as stats_cache
+from evalfw.runner._checks import build_checks, excluded_lines, run_checks
+from evalfw.runner._conclusions import Conclusions
 from evalfw.runner._jobs import TestSetWork, check_alike, resources_of, run_jobs
 from evalfw.runner._judgements import Judged, id_ranges, mqm_texts, read_judgements
 from evalfw.runner._judgements import digest as judgements_digest
@@ -32,6 +34,7 @@ from evalfw.runner._judgements import rows as judgement_rows
 if TYPE_CHECKING:
     import numpy as np
 
+    from evalfw.checks.base import Check
     from evalfw.config import ExperimentConfig, MetricConfig, TestSetConfig
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
@@ -57,6 +60,11 @@ class Evaluation:
     metrics: dict[tuple[str, str], Metric] = field(default_factory=dict)
     #: messages about the statistics cache (unusable entries, a cache that cannot be written)
     cache_notes: list[str] = field(default_factory=list)
+    #: the checks run, and per test set what they flagged (the record's ``checks`` entries)
+    checks: list[Check] = field(default_factory=list)
+    flags: list[dict[str, Any]] = field(default_factory=list)
+    #: test set -> what its conclusions are drawn from (``on_flag`` applied to its flags)
+    conclusions: dict[str, Conclusions] = field(default_factory=dict)
     #: the record's judgements section (human scores of the test sets)
     judgements: list[dict[str, Any]] = field(default_factory=list)
     #: the texts of test sets built from MQM files: test set -> role -> lines
@@ -79,16 +87,30 @@ class Evaluation:
         self.arrays[key] = scores
         return key
 
-    def statistics(self, test_set: str, metric: str,
-                   level: str | None = "corpus") -> dict[str, np.ndarray]:
+    def statistics(self, test_set: str, metric: str, level: str | None = "corpus",
+                   concluded: bool = True) -> dict[str, np.ndarray]:
         """System -> statistics rows of ``metric``'s results on ``test_set`` (at ``level``;
-        None: any level), in result order."""
+        None: any level), in result order: the rows the conclusions are drawn from (the
+        config's ``on_flag`` applied; row k stands for segment ``segment_numbers()[k]``), or
+        with ``concluded=False`` every segment's rows as the metric computed them."""
         out: dict[str, np.ndarray] = {}
+        conclusions = self.conclusions.get(test_set) if concluded else None
         for row in self.results:
             if (row["test_set"], row["metric"]) == (test_set, metric) \
                     and row["system"] not in out and level in (None, row["level"]):
-                out[row["system"]] = self.arrays[row["segments"]]
+                stats = self.arrays[row["segments"]]
+                out[row["system"]] = stats if conclusions is None else conclusions.statistics(
+                    self.metrics[(test_set, metric)], row["system"], stats)
         return out
+
+    def segment_numbers(self, test_set: str, segments: int) -> np.ndarray:
+        """The 0-based segment of each row :meth:`statistics` gives for ``test_set``."""
+        conclusions = self.conclusions.get(test_set)
+        if conclusions is None:
+            import numpy as np
+
+            return np.arange(segments)
+        return conclusions.segment_numbers(segments)
 
 
 def build_metric(host: PluginHost, config: MetricConfig, ts: TestSetConfig) -> Metric:
@@ -224,7 +246,8 @@ class _Started:
 def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, Metric],
                    ev: Evaluation, executor: Executor, tick: Callable[[str], None],
                    store: stats_cache.StatsCache | None = None) -> _Started:
-    """Read the inputs, record the specs and hand the statistics jobs to ``executor``."""
+    """Read the inputs, record the specs, hand the statistics jobs to ``executor`` and run
+    the output checks (while a pool computes the statistics)."""
     inputs = _read_test_set(ts, ev)
     refs, systems = inputs.references, inputs.systems
     check_segment_lengths([*refs, *systems], metrics.values())
@@ -268,6 +291,12 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
                 + ", ".join(f"'{label}'" for label in labels[job[1]]))
 
     results = run_jobs(executor, todo, work, len(refs[0].lines), lambda _: tick(ts.name), name)
+    if ev.checks:
+        entry = run_checks(ev.checks, ts, inputs, store)
+        if cfg.on_flag == "exclude":
+            entry["excluded"] = excluded_lines(entry)
+        ev.flags.append(entry)
+        ev.conclusions[ts.name] = Conclusions.of(cfg.on_flag, entry)
     return _Started(ts, metrics, nrefs, jobs, hits, keys, todo, results)
 
 
@@ -288,15 +317,17 @@ def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
         check_alike(metric, [hits.get(job, fresh.get(job)) for job in jobs if job[1] == key])
     cells = {job: ev.add_cell(ts.name, ts.systems[job[0]][0], hits.get(job, fresh.get(job)))
              for job in jobs}
+    conclusions = ev.conclusions.get(ts.name, Conclusions())
     for s, (name, _) in enumerate(ts.systems):
         for config in cfg.metrics:
             metric = metrics[config.name]
             cell = cells[(s, metric.statistics_key())]
             stats = ev.arrays[cell]
+            concluded = conclusions.statistics(metric, name, stats)
             base = {"test_set": ts.name, "system": name, "metric": config.name}
             for level in config.levels:
-                row = _corpus_row(metric, stats, nrefs) if level == "corpus" else \
-                    _sentence_row(metric, stats, ev)
+                row = _corpus_row(metric, concluded, nrefs) if level == "corpus" else \
+                    _sentence_row(metric, stats, concluded, ev)
                 ev.results.append({**base, "level": level, **row, "segments": cell})
 
 
@@ -340,11 +371,16 @@ def _corpus_row(metric: Metric, stats: np.ndarray, nrefs: int) -> dict[str, Any]
     return metric.record_fields(metric.result(stats, nrefs))
 
 
-def _sentence_row(metric: Metric, stats: np.ndarray, ev: Evaluation) -> dict[str, Any]:
+def _sentence_row(metric: Metric, stats: np.ndarray, concluded: np.ndarray,
+                  ev: Evaluation) -> dict[str, Any]:
+    """The mean, count and range of the concluded rows' sentence scores; the stored sentence
+    scores are every segment's own."""
     values = metric.sentence_scores(stats)
+    shown = values if concluded is stats else metric.sentence_scores(concluded)
     return {
-        "score": math.fsum(values.tolist()) / len(values), "n": len(values),
-        "min": float(values.min()), "max": float(values.max()),
+        "score": math.fsum(shown.tolist()) / len(shown) if len(shown) else 0.0,
+        "n": len(shown), "min": float(shown.min()) if len(shown) else 0.0,
+        "max": float(shown.max()) if len(shown) else 0.0,
         "score_scale": metric.resolve_scale([stats]),
         "sentence_scores": ev.add_sentence_scores(values),
     }
@@ -360,9 +396,11 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
     cell of test set ``ts`` is in the evaluation (while later test sets' jobs may still
     run), in config order; its exception fails the run as the statistics' own would."""
     store = stats_cache.for_runs(cfg.output_dir) if cache else None
-    ev = Evaluation()
+    ev = Evaluation(checks=build_checks(cfg, host))
     # every metric is built before any file is read: a bad metric fails fast
     plans = [(ts, build_metrics(cfg, host, ts)) for ts in cfg.test_sets]
+    if cfg.on_flag == "penalise":
+        check_penalisable(cfg, plans)
     total = sum(len(ts.systems) * len({m.statistics_key() for m in metrics.values()})
                 for ts, metrics in plans)
     done = [0]
@@ -397,6 +435,19 @@ def evaluate(cfg: ExperimentConfig, host: PluginHost, *, progress: Progress | No
         ev.cache_notes = list(store.problems)
     resolve_scales(cfg, ev)
     return ev
+
+
+def check_penalisable(cfg: ExperimentConfig,
+                      plans: list[tuple[TestSetConfig, dict[str, Metric]]]) -> None:
+    """``on_flag: penalise`` needs every metric to say what its worst is."""
+    for _, metrics in plans:
+        for label, metric in metrics.items():
+            if not metric.penalisable:
+                raise ConfigError(
+                    f"{cfg.path or '<config>'}: on_flag: penalise scores a flagged segment as "
+                    f"the metric's worst, but metric '{label}' ({metric.name}) declares none "
+                    "(worst_statistics, or worst_score for a mean of segment scores); use "
+                    "on_flag: keep or exclude")
 
 
 def resolve_scales(cfg: ExperimentConfig, ev: Evaluation) -> None:

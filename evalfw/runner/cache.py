@@ -97,6 +97,14 @@ class StatsCache:
     def load(self, key: str, metric: Metric, segments: int | None = None) -> np.ndarray | None:
         """The statistics stored under ``key`` if they are intact, rows a metric may return
         (``segments`` of them) and ``metric`` accepts them."""
+        return self.load_checked(
+            key, lambda stats: statistics_problem(stats, segments) or metric.check_statistics(stats),
+            f"metric '{metric.name}'")
+
+    def load_checked(self, key: str, problem_of: Callable[[np.ndarray], str | None],
+                     user: str) -> np.ndarray | None:
+        """The array stored under ``key`` if it is intact and ``problem_of`` finds nothing
+        wrong with it (``user`` names who reads it: a metric, a check)."""
         import numpy as np
 
         path = self.path(key)
@@ -114,10 +122,10 @@ class StatsCache:
         if checksum(stats) != recorded:
             self._note(f"statistics cache entry {path} does not match its checksum; recomputed")
             return None
-        problem = statistics_problem(stats, segments) or metric.check_statistics(stats)
+        problem = problem_of(stats)
         if problem is not None:
-            self._note(f"statistics cache entry {path} is not valid for metric "
-                       f"'{metric.name}' ({problem}); recomputed")
+            self._note(f"statistics cache entry {path} is not valid for {user} ({problem}); "
+                       "recomputed")
             return None
         return stats
 

@@ -8,7 +8,9 @@ are matched by name; systems present in one run only are listed, not tested.
 
 For every test set x metric x common system, run B's statistics are tested against run A's
 (A is the baseline) with the default-mode paired bootstrap (or AR) on the stored per-segment
-statistics, so no text is read. The p-values are corrected as ``evalfw run`` corrects them,
+statistics, so no text is read; each run's ``on_flag`` applies to its statistics as in the run
+(from the flags its record lists), and the tests use the segments neither run left out. The
+p-values are corrected as ``evalfw run`` corrects them,
 with the same defaults: Holm within each family, a family being the systems of one test set
 x metric (``family: table``; or ``test_set``, or ``run``: every compared cell). A
 *regression* is a significant difference (p <= alpha, adjusted unless ``correction`` is
@@ -29,6 +31,7 @@ from evalfw.analysis import significance as sig
 from evalfw.analysis.power import power_limit
 from evalfw.analysis.results import METHODS, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
+from evalfw.runner._conclusions import Conclusions
 from evalfw.runner._families import family_key, warning
 from evalfw.runner.recorded import describe_changes, recorded_metric
 
@@ -169,12 +172,20 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
             result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"
                                  for s in [*sa, *sb] if (s in sa) != (s in sb)]
             scale = metric.resolve_scale([*sa.values(), *sb.values()])
+            # each run's on_flag, from the flags its record lists; the tests use the segments
+            # neither run left out
+            ca, cb = (Conclusions.of_record(r, ts["name"]) for r in (a, b))
+            kept = ~(ca.dropped(ts["segments"]) | cb.dropped(ts["segments"]))
             for system in [s for s in sa if s in sb]:
-                _check_rescored(metric, sa[system], run_a, ts["name"], system, m)
-                _check_rescored(metric, sb[system], run_b, ts["name"], system, m)
+                _check_rescored(metric, ca.statistics(metric, system, sa[system]), run_a,
+                                ts["name"], system, m)
+                _check_rescored(metric, cb.statistics(metric, system, sb[system]), run_b,
+                                ts["name"], system, m)
+                rows_a = ca.penalised(metric, system, sa[system])[kept]
+                rows_b = cb.penalised(metric, system, sb[system])[kept]
                 with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
                     warnings.simplefilter("ignore", UserWarning)
-                    out = sig.paired_analysis({"A": sa[system], "B": sb[system]}, "A", metric,
+                    out = sig.paired_analysis({"A": rows_a, "B": rows_b}, "A", metric,
                                               method, n, seed, "default")
                 comps.append(out.comparisons[0])
                 where.append((ts["name"], m, system, scale, bool(metric.higher_is_better)))

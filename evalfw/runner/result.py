@@ -41,7 +41,7 @@ __all__ = ["COLUMNS", "load_run", "RunResult"]
 COLUMNS = ("test_set", "system", "metric", "level", "bucket", "segments", "score", "ci",
            "lower", "upper", "baseline", "method", "trials", "delta", "delta_lower",
            "delta_upper", "p_value", "p_adjusted", "significant", "correction", "family",
-           "family_size", "signature")
+           "family_size", "signature", "flagged", "flagged_lines")
 
 #: system -> every segment's score of one metric on one test set
 SentenceScores = Callable[[str, str], dict[str, Any]]
@@ -86,12 +86,17 @@ class RunResult(dict):  # type: ignore[type-arg]
         specs = {(s["test_set"], s["metric"]): s.get("sacrebleu_signature") or s["signature"]
                  for s in self.get("specs", [])}
         segments = {t["name"]: t["segments"] for t in self.get("test_sets", [])}
+        flagged = _flags_by_system(self)
         out = []
         for r in self["results"]:
             row = dict.fromkeys(COLUMNS)
             row.update({k: r[k] for k in ("test_set", "system", "metric", "level", "score")})
             row.update(signature=specs.get((r["test_set"], r["metric"])),
                        segments=segments.get(r["test_set"]))
+            found = flagged.get((r["test_set"], r["system"]))
+            if found is not None:
+                row.update(flagged_lines={c: lines for c, lines in found.items() if lines},
+                           flagged=len(set().union(*found.values())))
             table = sig.tables.get((r["test_set"], r["metric"]))
             if table is None or r["level"] != "corpus":
                 out.append(row)
@@ -136,6 +141,13 @@ class RunResult(dict):  # type: ignore[type-arg]
 
     def __reduce__(self) -> Any:  # pickles (e.g. to worker processes) as the plain record
         return (dict, (dict(self),))
+
+
+def _flags_by_system(record: Mapping[str, Any]) -> dict[tuple[str, str], dict[str, list[int]]]:
+    """(test set, system) -> check -> the lines it flagged (from the record's checks)."""
+    return {(entry["test_set"], item["system"]): dict(item["flags"])
+            for entry in (record.get("checks") or {}).get("test_sets", [])
+            for item in entry["systems"]}
 
 
 def _by_system(items: list[dict[str, Any]], system: str) -> dict[str, Any] | None:
@@ -185,7 +197,8 @@ def _evaluated_scores(ev: Any, test_set: str, metric: str) -> dict[str, Any]:
     """Sentence scores from a run's statistics, still in memory."""
     built = ev.metrics[(test_set, metric)]
     return {system: built.sentence_scores(stats)
-            for system, stats in ev.statistics(test_set, metric, level=None).items()}
+            for system, stats in ev.statistics(test_set, metric, level=None,
+                                               concluded=False).items()}
 
 
 def _stored_scores(stored: StoredRun, host: PluginHost | None) -> SentenceScores:

@@ -20,6 +20,7 @@ from evalfw.version import __version__
 from evalfw.io.text import display_path
 from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, SEGMENTS_FORMAT, plain
 from evalfw.records.store import encode_segments, write_version
+from evalfw.runner._checks import section as checks_section
 from evalfw.runner._environment import environment, plugin_facts
 from evalfw.runner._evaluate import Evaluation, Progress, evaluate
 
@@ -111,6 +112,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "specs": ev.specs,
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],
+        "checks": checks_section(cfg, ev.checks, ev.flags),
         **({"judgements": ev.judgements} if ev.judgements else {}),
         "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},

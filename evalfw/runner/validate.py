@@ -59,15 +59,25 @@ def validate(config: Any, overrides: Iterable[str | Override] = (), *,
     """Check ``config`` (a path or a loaded config) as far as possible without scoring;
     errors are the run's own (:class:`~evalfw.errors.EvalfwError` with where and what to do)."""
     from evalfw.runner import _analyse as significance
-    from evalfw.runner._evaluate import Evaluation, _read_test_set, build_metrics
+    from evalfw.runner._checks import build_checks
+    from evalfw.runner._evaluate import (
+        Evaluation,
+        _read_test_set,
+        build_metrics,
+        check_penalisable,
+    )
     from evalfw.runner.run import load, report_files
 
     cfg, host = load(config, overrides, host)
     checked = ["YAML syntax, the schema, plugins, components and their options, requires"]
-    for ts in cfg.test_sets:
-        build_metrics(cfg, host, ts)
+    plans = [(ts, build_metrics(cfg, host, ts)) for ts in cfg.test_sets]
     checked.append(f"every metric built for every test set ({_plural(len(cfg.metrics), 'metric')}"
                    f" x {_plural(len(cfg.test_sets), 'test set')})")
+    checks = build_checks(cfg, host)
+    if cfg.on_flag == "penalise":
+        check_penalisable(cfg, plans)
+    checked.append(f"output checks: {', '.join(c.name for c in checks) or 'none'} "
+                   f"(on_flag: {cfg.on_flag})")
     report_files(host, cfg)
     plan = significance.prepare(cfg, host)
     power = significance.planned_warning(plan, cfg) if plan is not None else None

@@ -342,6 +342,7 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
                         f"sha256 ({record['config']['resolved_sha256'][:12]}... -> "
                         f"{new['config']['resolved_sha256'][:12]}...)")
     compare_results(record, new, verdict)
+    verdict.problems.extend(compare_checks(record, new))
     compare_segments(stored, old_arrays, outcome, verdict)
     verdict.problems.extend(compare_significance(record, new))
     from evalfw.runner._verify_meta import judgement_differences, meta_differences
@@ -351,7 +352,84 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     verdict.problems.extend(meta_differences(record, new))
     # versions explain moved numbers; when nothing moved they are only worth a note
     (verdict.problems if verdict.problems else verdict.notes).extend(versions)
+    why = python_sum_note(record, new)
+    if verdict.problems and why:
+        verdict.notes.append(why)
     return verdict
+
+
+def python_sum_note(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """Why the numbers of a run made on one side of Python 3.12 move on the other, or None.
+
+    From 3.12 on, ``sum()`` of floats compensates rounding (earlier Pythons add left to right).
+    sacreBLEU sums BLEU's log precisions with ``sum()``, so its BLEU differs in the last bits
+    between the two, and evalfw's BLEU, exact with sacreBLEU on the Python it runs on, too."""
+    versions = [rec["environment"].get("python") or "" for rec in (old, new)]
+
+    def compensated(version: str) -> bool:
+        parts = version.split(".")
+        return len(parts) >= 2 and (int(parts[0]), int(parts[1])) >= (3, 12)
+
+    if not all(versions) or compensated(versions[0]) == compensated(versions[1]):
+        return None
+    return (f"the run used Python {versions[0]} and this check Python {versions[1]}: from "
+            "3.12 on sum() of floats compensates rounding, so sacreBLEU's BLEU, which evalfw's "
+            "reproduces on each Python, can differ in the last bits; verify with Python "
+            f"{versions[0]} to reproduce the record bit for bit")
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def _lines_text(lines: Iterable[int]) -> str:
+    shown = sorted(lines)
+    text = ", ".join(map(str, shown[:8]))
+    return text + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+
+
+def compare_checks(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The recorded output checks against the re-run's: ``on_flag``, each check's definition
+    and every line each check flagged in each system (a record written before checks existed
+    has none to compare)."""
+    a, b = old.get("checks"), new.get("checks")
+    if a is None:
+        return []
+    if b is None:
+        return ["checks: recorded but not run again"]
+    out = []
+    if a.get("on_flag") != b.get("on_flag"):
+        out.append(f"checks: on_flag {a.get('on_flag')!r} -> {b.get('on_flag')!r}")
+    defs = {d["name"]: d for d in b.get("definitions", [])}
+    for d in a.get("definitions", []):
+        other = defs.pop(d["name"], None)
+        if other is None:
+            out.append(f"check '{d['name']}' is no longer run")
+        elif other != d:
+            changed = [f"{k} {d.get(k)!r} -> {other.get(k)!r}" for k in sorted({*d, *other})
+                       if d.get(k) != other.get(k)]
+            out.append(f"check '{d['name']}' is defined differently now: {'; '.join(changed)}")
+    out += [f"check '{name}' is run now but not recorded" for name in defs]
+    now = {(t["test_set"], s["system"], c): set(found) for t in b.get("test_sets", [])
+           for s in t["systems"] for c, found in s["flags"].items()}
+    for t in a.get("test_sets", []):
+        for s in t["systems"]:
+            for c, found in s["flags"].items():
+                key = (t["test_set"], s["system"], c)
+                other = now.pop(key, None)
+                where = f"checks: {key[0]} / {key[1]} / {c}"
+                if other is None:
+                    out.append(f"{where}: recorded but not checked again")
+                elif other != set(found):
+                    gone, added = set(found) - other, other - set(found)
+                    out.append(f"{where}: flagged lines differ"
+                               + (f"; no longer flagged: {_lines_text(gone)}" if gone else "")
+                               + (f"; flagged now: {_lines_text(added)}" if added else ""))
+    out += [f"checks: {k[0]} / {k[1]} / {k[2]}: checked now but not recorded" for k in now]
+    excluded_a = {t["test_set"]: t.get("excluded") for t in a.get("test_sets", [])}
+    for t in b.get("test_sets", []):
+        if t["test_set"] in excluded_a and excluded_a[t["test_set"]] != t.get("excluded"):
+            out.append(f"checks: {t['test_set']}: excluded lines differ")
+    return out
 
 
 # ----------------------------------------------------------------------------- significance
@@ -387,7 +465,7 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
 
 
 __all__ = [
-    "check_inputs", "check_metric_files", "compare_environment", "compare_results",
-    "compare_sections",
+    "check_inputs", "check_metric_files", "compare_checks", "compare_environment",
+    "compare_results", "python_sum_note", "compare_sections",
     "compare_segments", "compare_significance", "compare_specs", "LABEL_FIELDS", "Verdict", "verify", "verify_stored",
 ]

@@ -14,7 +14,7 @@ import pytest
 from evalfw.analysis import significance as sig  # noqa: E402
 from evalfw.compat.sacrebleu import _text as st  # noqa: E402
 from tests.support import significance as sup
-from tests.support.pythons import same_as_recorded
+from tests.support.pythons import needs_nep50, same_as_recorded
 from tests.support.significance import check_paired, sacre_paired, sacre_stats
 
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -58,6 +58,7 @@ def test_wmt22_two_references_other_baseline(wmt22):
     check_paired(named, refs, "ar", 300)
 
 
+@needs_nep50
 def test_wmt22_full_size_against_reference_notes(wmt22):
     """Section 7.6: `--paired-bs` (1000) and `--paired-ar` (10000), baseline Online-B, ref A."""
     refs, hyps = wmt22

@@ -17,6 +17,7 @@ from evalfw.analysis._seedseq import pcg64_words
 from evalfw.compat._bleu_lean import lean_bleu
 from evalfw.compat._bleu_resampled import resampled_bleu
 from evalfw.metrics.bleu.counting import kernel
+from tests.support.pythons import needs_nep50
 
 pytest.importorskip("evalfw.analysis._sacreboot", reason="the compiled bootstrap kernel is not built")
 pytestmark = [pytest.mark.parity,
@@ -44,6 +45,7 @@ def _random_rows(rng: random.Random) -> list[list[int]]:
     return rows
 
 
+@needs_nep50
 def test_resampled_scores_equal_sacrebleus_bootstrap_resample(monkeypatch) -> None:
     rng = random.Random(20261127)
     for case in range(150):
@@ -71,6 +73,7 @@ def _corpus(rng: random.Random) -> tuple[list[list[str]], list[list[str]]]:
     return refs, systems
 
 
+@needs_nep50
 def test_confidence_equals_sacrebleus_corpus_score(monkeypatch) -> None:
     rng = random.Random(5)
     for case in range(60):
@@ -91,6 +94,7 @@ def test_confidence_equals_sacrebleus_corpus_score(monkeypatch) -> None:
             assert str(got) == str(expected)
 
 
+@needs_nep50
 def test_paired_bootstrap_equals_sacrebleus_paired_test(monkeypatch) -> None:
     from evalfw.compat.sacrebleu._paired import paired_test
 
@@ -135,6 +139,7 @@ def test_bleu_resampling_on_the_command_line_imports_no_numpy(tmp_path, args) ->
     assert '"BLEU"' in done.stdout or "BLEU" in done.stdout
 
 
+@needs_nep50
 @pytest.mark.parametrize("args", [["-i", "a.txt", "-ci", "-cin", "70"],
                                   ["-i", "a.txt", "b.txt", "--paired-bs", "-pbsn", "40"]])
 def test_without_the_kernel_the_numpy_path_prints_the_same(tmp_path, monkeypatch,

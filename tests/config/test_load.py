@@ -156,7 +156,8 @@ def test_schema_errors_point_at_the_place(host, project) -> None:  # type: ignor
     text = VALID.replace("seed: 7", "sed: 7")
     assert fails(project, host, text) == (
         f"c.yaml:{at(text, 'sed')}: sed: unknown key 'sed' (did you mean 'seed'?); allowed keys: "
-        "data_root, executor, experiment, meta_evaluation, metrics, output_dir, plugin_dirs, "
+        "checks, data_root, executor, experiment, meta_evaluation, metrics, on_flag, "
+        "output_dir, plugin_dirs, "
         "reports, requires, schema_version, seed, significance, test_sets")
     text = VALID.replace("max_order: 3", "max_ordr: 3")
     assert fails(project, host, text).startswith(

@@ -1,7 +1,7 @@
 """The model plugins (``plugins/evalfw-comet``, ``plugins/evalfw-embed``) pass their own tests
 in their own virtualenv: torch, unbabel-comet and sentence-transformers (about 1.4 GB, with
 pins of their own: numpy<2, transformers<5, ...) stay out of evalfw's environment. ``.ci/run``
-builds that virtualenv (``.venv-models``, or ``$EVALFW_MODELS_VENV``); without it this test
+builds that virtualenv (``$EVALFW_MODELS_VENV``, else ``.venv-models``); without it this test
 skips, saying how to build it, except in CI, where a missing virtualenv is a failure."""
 
 from __future__ import annotations

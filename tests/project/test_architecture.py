@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("io", "plugin"),
     ("tokenizers",),
     ("metrics",),
-    ("analysis", "reports", "executors"),
+    ("analysis", "reports", "executors", "checks"),
     ("host",),
     ("records",),
     ("config",),

@@ -194,6 +194,13 @@ class Bleu(Metric):
     def lengths(self, statistics: np.ndarray) -> SegmentLengths:
         return SegmentLengths(statistics[:, 0], statistics[:, 1])
 
+    def worst_statistics(self, statistics: np.ndarray) -> np.ndarray:
+        """The same lengths and n-gram totals, no match of any order (sentence BLEU 0)."""
+        n = self.spec.count_orders
+        out = statistics.copy()
+        out[:, 2:2 + n] = 0
+        return out
+
     def check_statistics(self, statistics: Any) -> str | None:
         problem = super().check_statistics(statistics)
         if problem is not None:

@@ -234,6 +234,12 @@ class Chrf(Metric):
         for a word-only chrF. The hypothesis count is 0 for an empty reference."""
         return SegmentLengths(statistics[:, 0], statistics[:, 1])
 
+    def worst_statistics(self, statistics: np.ndarray) -> np.ndarray:
+        """The same n-gram counts, no match (sentence chrF 0)."""
+        out = statistics.copy()
+        out[:, 2::3] = 0
+        return out
+
     def check_statistics(self, statistics: Any) -> str | None:
         problem = super().check_statistics(statistics)
         if problem is not None:

@@ -137,6 +137,16 @@ class Ter(Metric):
         references after its normalisation); TER's rows do not hold the hypothesis length."""
         return SegmentLengths(None, statistics[:, 1])
 
+    def worst_statistics(self, statistics: np.ndarray) -> np.ndarray:
+        """At least one edit per reference word (an empty output's TER, 100), or the
+        segment's own edits when they are more: TER has no upper bound, and a penalty must
+        never score a segment better than it did."""
+        import numpy as np
+
+        out = statistics.copy()
+        out[:, 0] = np.maximum(out[:, 0], np.ceil(out[:, 1]))
+        return out
+
     def check_statistics(self, statistics: Any) -> str | None:
         problem = super().check_statistics(statistics)
         if problem is not None:

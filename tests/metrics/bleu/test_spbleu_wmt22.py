@@ -67,9 +67,10 @@ def test_corpus_scores_of_every_system(data, pair, names, lowercase):
 @pytest.mark.parametrize("pair", ["en-zh", "en-ja"])
 def test_sentence_scores_of_every_system(data, pair):
     refs_by_name, systems = data[pair]
-    refs = [refs_by_name["A"]]
     theirs = sacrebleu_bleu(tokenize="flores200", effective_order=True)
+    refs = [refs_by_name["A"][::4]]  # every fourth segment: sacreBLEU's loop is the slow part
     for name, hyps in systems.items():
+        hyps = hyps[::4]
         ours = evalfw.sentence_scores(hyps, refs, tokenizer="flores200", effective_order=True)
         expected = [theirs.sentence_score(h, [r]) for h, r in zip(hyps, refs[0], strict=True)]
         assert [s.score for s in ours] == [s.score for s in expected], name

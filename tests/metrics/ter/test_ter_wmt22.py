@@ -21,6 +21,7 @@ from evalfw.compat import _ter as compat
 from evalfw.metrics.ter.metric import Ter
 from tests.support.significance import assert_paired_bootstrap_equal, assert_resampled_scores_equal
 from tests.support.shared_data import load_wmt22, need_wmt22, wmt22_pairs
+from tests.support.pythons import needs_nep50
 
 pytestmark = [pytest.mark.wmt22, pytest.mark.parity]
 
@@ -118,6 +119,7 @@ def test_sacrebleu_mode_paired_means_equal_sacrebleu(paired):
     assert [base.mean] + [c.mean for c in comparisons] == [float(r.mean) for r in theirs]
 
 
+@needs_nep50
 def test_sacrebleu_mode_confidence_equals_sacrebleu(paired):
     from sacrebleu.significance import _bootstrap_resample
 
