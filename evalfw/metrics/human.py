@@ -92,6 +92,15 @@ class HumanScores(SegmentMean):
                 rows[i] = (s, 1.0)
         return rows
 
+    @property
+    def penalisable(self) -> bool:
+        return True
+
+    def worst_statistics(self, statistics: np.ndarray) -> np.ndarray:
+        """Judgements stay as the humans gave them under ``on_flag: penalise``: the raters
+        saw the flagged output and scored it."""
+        return statistics.copy()
+
     def score(self, statistics: np.ndarray) -> float:
         count = float(statistics[:, 1].sum())
         return math.fsum(statistics[:, 0].tolist()) / count if count else math.nan

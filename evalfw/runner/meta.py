@@ -112,8 +112,10 @@ def tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
            rows_of: Callable[[str, str, Metric], np.ndarray] | None = None,
            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The meta-evaluation section from record-shaped data: ``record`` has the test sets,
-    results, judgements and metric entries; ``arrays`` the statistics and judgement rows;
-    ``metric_of(test set, metric)`` the built metric."""
+    results, judgements, metric entries and checks; ``arrays`` the statistics and judgement
+    rows; ``metric_of(test set, metric)`` the built metric. What ``on_flag`` makes of the
+    checks' flags applies as to every conclusion: the metrics' rows of flagged segments are
+    penalised, or the flagged segments left out, judgements included."""
     from evalfw.executors.blas import one_blas_thread
 
     with one_blas_thread():  # as the significance tables: one BLAS thread, the same bits
@@ -124,6 +126,8 @@ def _tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
             metric_of: Callable[[str, str], Metric], settings: Mapping[str, Any], seed: int,
             rows_of: Callable[[str, str, Metric], np.ndarray] | None,
             progress: Callable[[str], None] | None) -> dict[str, Any]:
+    from evalfw.runner._conclusions import Conclusions
+
     from evalfw.analysis.meta.evaluate import Human, MetricRows, meta_evaluate
 
     human = settings["human"]
@@ -141,20 +145,27 @@ def _tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
             progress(ts["name"])
         systems = [s["name"] for s in ts["systems"]]
         judged = {s["system"]: s for s in entry["systems"]}
+        concluded = Conclusions.of_record(record, ts["name"])
+        kept = concluded.segment_numbers(int(ts["segments"]))
         system = np.array([judged[s]["score"] if s in judged else np.nan for s in systems])
         segment = judged_mask = None
         if entry["format"] != "systems":
-            segment = np.zeros((len(systems), int(ts["segments"])))
+            segment = np.zeros((len(systems), len(kept)))
             judged_mask = np.zeros(segment.shape, dtype=bool)
             for k, s in enumerate(systems):
                 if s in judged and "segments" in judged[s]:
-                    given = arrays[judged[s]["segments"]]
+                    given = arrays[judged[s]["segments"]][kept]
                     segment[k], judged_mask[k] = given[:, 0], given[:, 1] > 0
+                    if len(kept) < int(ts["segments"]):  # segments left out: the mean moves
+                        count = judged_mask[k].sum()
+                        system[k] = segment[k][judged_mask[k]].mean() if count else np.nan
         metrics = []
         for name in settings["metrics"]:
             metric = metric_of(ts["name"], name)
-            stats = [arrays[cells[(ts["name"], s, name)]] if rows_of is None else
-                     rows_of(ts["name"], cells[(ts["name"], s, name)], metric) for s in systems]
+            stats = [concluded.statistics(
+                metric, s, arrays[cells[(ts["name"], s, name)]] if rows_of is None
+                else rows_of(ts["name"], cells[(ts["name"], s, name)], metric))
+                for s in systems]
             metrics.append(MetricRows(name, metric, stats))
         table = meta_evaluate(
             ts["name"], systems, ts.get("human_systems", []),
@@ -176,7 +187,10 @@ def meta_section(cfg: ExperimentConfig, ev: Evaluation, settings: Mapping[str, A
                  results: Sequence[Mapping[str, Any]],
                  progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The section of a run that has just scored (``results``: its result rows)."""
-    record = {"test_sets": ev.test_sets, "results": results, "judgements": ev.judgements}
+    from evalfw.runner._checks import section as checks_section
+
+    record = {"test_sets": ev.test_sets, "results": results, "judgements": ev.judgements,
+              "checks": checks_section(cfg, ev.checks, ev.flags)}
     return tables(record, ev.arrays, lambda ts, m: ev.metrics[(ts, m)], settings, cfg.seed,
                   progress=progress)
 

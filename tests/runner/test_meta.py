@@ -349,3 +349,27 @@ def test_config_mistakes_are_named(project: Any, edit: Any, message: str) -> Non
     with pytest.raises(ConfigError) as err:
         run_experiment(str(path), store=False)
     assert message in str(err.value)
+
+
+def test_segments_a_check_excludes_leave_the_meta_evaluation_too(project: Any) -> None:
+    folder, _ = project
+    lines = (folder / "mqm.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+    out = []
+    for line in lines:
+        cells = line.rstrip("\n").split("\t")
+        if cells[0] == "alpha" and cells[3] == "2":
+            cells[6] = ""  # an empty output: the check 'empty' flags it
+        out.append("\t".join(cells) + "\n")
+    (folder / "mqm.tsv").write_text("".join(out), encoding="utf-8")
+    config = _config(folder).read_text().replace("reports:", "checks: [empty]\n"
+                                                 "on_flag: exclude\nreports:")
+    (folder / "meta.yaml").write_text(config, encoding="utf-8")
+    record = run_experiment(str(folder / "meta.yaml")).record
+    item = _stat(record, "segment", "item", "acc_eq")
+    assert (item["items"], item["segments"]) == (13 * 4, 13)
+    ungrouped = _stat(record, "segment", "none", "tau_b")
+    assert ungrouped["items"] == 52
+    table = record["meta_evaluation"]["tables"][0]
+    human = {h["system"]: h["score"] for h in table["human_scores"]}
+    mqm = {r["system"]: r["score"] for r in record["results"] if r["metric"] == "mqm"}
+    assert all(human[s] == pytest.approx(mqm[s], abs=1e-12) for s in mqm)
