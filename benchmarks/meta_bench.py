@@ -2,7 +2,7 @@
 
     python benchmarks/meta_bench.py                      # the target: 1000 resamples, 1000 trials
     python benchmarks/meta_bench.py --repeat 3           # best of 3 (the machine is noisy)
-    python benchmarks/meta_bench.py --fallback 20        # also numpy without the kernel (20 trials)
+    python benchmarks/meta_bench.py --fallback 20        # also numpy alone (20 trials)
 
 Measured, each a fresh process whose CPU seconds (user + system, its reaped children included)
 and peak RSS come from ``os.wait4``:

@@ -126,9 +126,8 @@ def _tables(record: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
             metric_of: Callable[[str, str], Metric], settings: Mapping[str, Any], seed: int,
             rows_of: Callable[[str, str, Metric], np.ndarray] | None,
             progress: Callable[[str], None] | None) -> dict[str, Any]:
-    from evalfw.runner._conclusions import Conclusions
-
     from evalfw.analysis.meta.evaluate import Human, MetricRows, meta_evaluate
+    from evalfw.runner._conclusions import Conclusions
 
     human = settings["human"]
     cells = {(r["test_set"], r["system"], r["metric"]): r["segments"] for r in record["results"]}
