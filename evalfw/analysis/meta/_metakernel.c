@@ -403,8 +403,11 @@ static PyObject *mixed_grouped(PyObject *self, PyObject *args) {
         Py_ssize_t tb = trials - t0 < TB ? trials - t0 : TB;
         /* numerators and scores of side 0, side 1 and a sink for unselected candidates, per
          * trial of the block, so the loop has no unpredictable branch */
-        int64_t score[TB][3];
+        int64_t score[TB][3], top[TB][2];
         Best best[TB][2];
+        /* one group of segments (every segment has as many pairs): the score is the
+         * numerator itself (its multiplier is 1), so it is the only count to keep */
+        int single = k == 1 && ml != NULL;
         for (Py_ssize_t t = 0; t < tb; t++) {
             const uint8_t *m = mk + (t0 + t) * n;
             for (Py_ssize_t q = 0; q < p; q++) {
@@ -422,12 +425,10 @@ static PyObject *mixed_grouped(PyObject *self, PyObject *args) {
                 memcpy(num, sides[s].num, (size_t)k * 8);
                 for (Py_ssize_t g = 0; g < k; g++) score[t][s] += num[g] * mlx[g];
                 best[t][s] = (Best){ml, 0, 0.0, 0, 0, bnums + (t * 2 + s) * k};
+                top[t][s] = zero ? INT64_MIN : score[t][s];
                 if (!zero) offer(&best[t][s], score[t][s], num, dn, k, used);
             }
         }
-        /* one group of segments (every segment has as many pairs): the score is the
-         * numerator itself (its multiplier is 1), so it is the only count to keep */
-        int single = k == 1 && ml != NULL;
         for (Py_ssize_t c = 0; c < c4; c++) {
             int op = co[c];
             const uint8_t *mine = opt8 + (Py_ssize_t)cp[c] * TB;
@@ -438,16 +439,23 @@ static PyObject *mixed_grouped(PyObject *self, PyObject *args) {
                 if (!single) num3[(t * 3 + s) * k + g] += gain;
                 score[t][s] += step;
             }
-            if (ce[c])
+            if (!ce[c]) continue;
+            if (single) {  /* the value grows with the score: keep the best score */
                 for (Py_ssize_t t = 0; t < tb; t++)
                     for (int s = 0; s < 2; s++)
-                        offer(&best[t][s], score[t][s],
-                              single ? &score[t][s] : num3 + (t * 3 + s) * k, dn, k, used);
+                        top[t][s] = score[t][s] > top[t][s] ? score[t][s] : top[t][s];
+                continue;
+            }
+            for (Py_ssize_t t = 0; t < tb; t++)
+                for (int s = 0; s < 2; s++)
+                    offer(&best[t][s], score[t][s], num3 + (t * 3 + s) * k, dn, k, used);
         }
         for (Py_ssize_t t = 0; t < tb; t++) {
             double *res = o + 6 * (t0 + t);
-            res[4] = used > 0 ? best_value(&best[t][0], dn, k, used) : NAN;
-            res[5] = used > 0 ? best_value(&best[t][1], dn, k, used) : NAN;
+            for (int s = 0; s < 2; s++)
+                res[4 + s] = !(used > 0) ? NAN
+                             : single ? acc_value(&top[t][s], dn, k, used)
+                                      : best_value(&best[t][s], dn, k, used);
         }
     }
     Py_END_ALLOW_THREADS
