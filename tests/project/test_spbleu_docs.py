@@ -1,8 +1,9 @@
-"""The spBLEU commands of README.md and docs/tokenizers.md work: every ``evalfw`` line of their
-bash blocks and every Python block of the docs page runs and succeeds, from a folder laid out
-as the repository is (``configs/``, ``../shared``, a ``ref.txt`` and a ``hyp.txt``), with a
-model trained here where sacreBLEU keeps the published one. Commands that reach another
-machine (``curl``, ``scp``) or install packages are not run."""
+"""The spBLEU commands of README.md and docs/tokenizers.md work: every ``evalfw`` and
+``evalfw-sacrebleu`` line of their bash blocks and every Python block of the docs page runs and
+succeeds, from a folder laid out as the repository is (``configs/``, ``../shared``, a
+``ref.txt`` and a ``hyp.txt``), with a model trained here where sacreBLEU keeps the published
+one. Commands that reach another machine (``curl``, ``scp``) or install packages are not
+run."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def evalfw_lines(text: str, only: str = "") -> list[str]:
     """The ``evalfw`` command lines of the bash blocks (with ``only`` in them), comments cut."""
     lines = [line.split(" #")[0].strip() for block in blocks(text, "bash")
              for line in block.splitlines()]
-    return [line for line in lines if line.startswith("evalfw ") and only in line]
+    return [line for line in lines
+            if line.startswith(("evalfw ", "evalfw-sacrebleu ")) and only in line]
 
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -60,8 +62,9 @@ def test_the_pages_have_spbleu_commands():
 @pytest.mark.parametrize("command", COMMANDS)
 def test_command(project, command):
     folder, env = project
-    done = subprocess.run(["bash", "-c", command.replace("evalfw ", f"{sys.executable} -m "
-                                                         "evalfw ", 1)],
+    program = "evalfw.compat.sacrebleu" if command.startswith("evalfw-sacrebleu") else "evalfw"
+    command = f"{sys.executable} -m {program} {command.split(' ', 1)[1]}"
+    done = subprocess.run(["bash", "-c", command],
                           cwd=folder, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout
