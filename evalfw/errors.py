@@ -3,8 +3,9 @@
 Every user-facing failure is an :class:`EvalfwError`. The CLI turns one into a single
 ``evalfw: error: ...`` line on stderr and exit status 2 (``exit_code``); anything else is a bug
 and keeps its traceback. Messages say what went wrong, where, and what to do about it.
-:class:`PowerWarning` is the one warning category of its own: a run that cannot conclude
-anything keeps running, but says so.
+:class:`ResolutionWarning` and :class:`AntiConservativeWarning` are warning categories of
+their own: a run that cannot conclude anything, or uses a test that concludes too often,
+keeps running, but says so.
 """
 
 from __future__ import annotations
@@ -56,9 +57,14 @@ class RegressionDetected(EvalfwError):
     exit_code = 1
 
 
-class PowerWarning(UserWarning):
+class ResolutionWarning(UserWarning):
     """A significance test cannot reach alpha with the resamples or trials asked for (see
-    :mod:`evalfw.analysis.power`): a warning, the run goes on and says so in its record."""
+    :mod:`evalfw.analysis.resolution`): a warning, the run goes on and says so in its record."""
+
+
+class AntiConservativeWarning(UserWarning):
+    """A test known to find differences too often was asked for (sacreBLEU's paired
+    bootstrap, in mode sacrebleu): a warning, the run goes on and says so in its record."""
 
 
 def suggest(name: str, choices: Iterable[str]) -> str:
@@ -72,7 +78,8 @@ def suggest(name: str, choices: Iterable[str]) -> str:
 
 
 __all__ = [
-    "ComponentConflictError", "ConfigError", "EvalfwError", "InputError", "PluginError",
-    "PowerWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
+    "AntiConservativeWarning", "ComponentConflictError", "ConfigError", "EvalfwError",
+    "InputError", "PluginError",
+    "ResolutionWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
     "VerificationFailed",
 ]

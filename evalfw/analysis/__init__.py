@@ -1,7 +1,7 @@
 """Statistical analysis of per-segment statistics: bootstrap confidence intervals, paired
 significance tests (bootstrap, approximate randomization) in a sacreBLEU-exact mode and a
 better default mode, Holm and Bonferroni corrections, the smallest p-value a number of
-resamples allows (:mod:`evalfw.analysis.power`), bucketed analysis and sentence-score export.
+resamples allows (:mod:`evalfw.analysis.resolution`), bucketed analysis and sentence-score export.
 
 Entry points (see :mod:`evalfw.analysis.significance` for the full docstring)::
 
@@ -26,8 +26,13 @@ _LAZY = {
     "apply_holm": "evalfw.analysis.results",
     "bonferroni": "evalfw.analysis.results",
     "holm": "evalfw.analysis.results",
-    "power_limit": "evalfw.analysis.power",
-    "PowerLimit": "evalfw.analysis.power",
+    "p_value_resolution": "evalfw.analysis.resolution",
+    "Resolution": "evalfw.analysis.resolution",
+    "detectable": "evalfw.analysis.power",
+    "bootstrap_analysis": "evalfw.analysis.significance",
+    "Units": "evalfw.analysis.units",
+    "clusters": "evalfw.analysis.ranking",
+    "rank_intervals": "evalfw.analysis.ranking",
     "PairedOutcome": "evalfw.analysis.significance",
     "all_pairs": "evalfw.analysis.significance",
     "confidence_interval": "evalfw.analysis.significance",

@@ -48,12 +48,9 @@ JOBS_PER_THREAD = 4
 #: 64 bootstrap rows of a dozen systems take to score
 MIN_JOB_ROWS = 64
 
-Draw = Callable[[np.random.Generator, int, int], np.ndarray]
-
-
-def draw_indices(rng: np.random.Generator, segments: int, rows: int) -> np.ndarray:
-    """A bootstrap block, as :func:`evalfw.analysis.resampling.index_blocks` draws it."""
-    return rng.choice(segments, size=(rows, segments), replace=True)
+Draw = rs.Draw
+#: a bootstrap block, as :func:`evalfw.analysis.resampling.index_blocks` draws it
+draw_indices = rs.draw_indices
 
 
 def draw_mask(rng: np.random.Generator, segments: int, rows: int) -> np.ndarray:
@@ -102,13 +99,14 @@ def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
     return starts
 
 
-def walk_job(kind: np.random.Generator, item: tuple[dict[str, Any], int, int, int]
+def walk_job(kind: np.random.Generator,
+             item: tuple[dict[str, Any], int, int, int, Draw]
              ) -> tuple[list[tuple[dict[str, Any], int]], dict[str, Any]]:
     """:func:`walk` of bootstrap indices as a job (on a cluster, off the client): the
     blocks' starts and the generator's state after them all."""
-    state, segments, n, rows = item
+    state, segments, n, rows, draw = item
     rng = restored(kind, state)
-    return walk(rng, segments, n, rows, draw_indices), rng.bit_generator.state
+    return walk(rng, segments, n, rows, draw), rng.bit_generator.state
 
 
 def _counter(starts: Sequence[tuple[Any, int]], n: int,
@@ -157,6 +155,7 @@ class BootstrapWork:
     metric: Metric
     columns: list[rs.Columns]
     kind: np.random.Generator
+    draw: Draw = draw_indices
 
     @functools.cached_property
     def product(self) -> Product:
@@ -172,7 +171,7 @@ class BootstrapWork:
         out = np.empty((len(idx), len(self.columns)), dtype=np.float64)
         for k, cols in enumerate(self.columns):
             last = None if cols.last is None else cols.last[idx[:, -1]]
-            out[:, k] = self.metric.score_rows(sums[k], last, segments)
+            out[:, k] = self.metric.score_rows(sums[k], last, cols.size)
         return out
 
 
@@ -181,22 +180,23 @@ def bootstrap_job(work: BootstrapWork, item: tuple[dict[str, Any], int]) -> np.n
     segments = work.columns[0].segments
     rng = restored(work.kind, state)
     return np.concatenate([work.scores(idx) for idx in in_blocks(rng, segments, rows,
-                                                                  draw_indices)], axis=0)
+                                                                  work.draw)], axis=0)
 
 
 def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
                      rng: np.random.Generator, executor: Mapper,
-                     progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+                     progress: Callable[[int, int], None] | None = None,
+                     draw: Draw = draw_indices) -> np.ndarray:
     """:func:`evalfw.analysis._default_mode.bootstrap_matrix`, its blocks as jobs."""
     segments = columns[0].segments
     rows = job_rows(segments, n, executor.parallelism)
     if getattr(executor, "remote", False):  # the walk draws every index: a worker's task
         starts, end = next(iter(executor.map(walk_job, [(rng.bit_generator.state, segments,
-                                                          n, rows)], rng)))
+                                                          n, rows, draw)], rng)))
         rng.bit_generator.state = end
     else:
-        starts = walk(rng, segments, n, rows, draw_indices)
-    work = BootstrapWork(metric, list(columns), rng)
+        starts = walk(rng, segments, n, rows, draw)
+    work = BootstrapWork(metric, list(columns), rng, draw)
     parts = list(executor.map(bootstrap_job, starts, work, _counter(starts, n, progress)))
     return np.concatenate(parts, axis=0)
 
@@ -210,7 +210,6 @@ def ar_block_counts(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns
                     observed: Sequence[float], mask: np.ndarray,
                     deltas: Product | None = None) -> list[int]:
     """Exceedances of each pair in one block of masks (``deltas``: :func:`ar_deltas`)."""
-    segments = mask.shape[1]
     deltas = deltas or ar_deltas(pairs)
     moved = rs.split(deltas.times(mask.astype(np.float64)), len(pairs))
     counts = []
@@ -222,8 +221,8 @@ def ar_block_counts(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns
             last_b = np.where(take_a, b.last[-1], a.last[-1])
         shuf_a = b.sums.sum(axis=0) + moved[k]
         shuf_b = a.sums.sum(axis=0) - moved[k]
-        diff = np.abs(metric.score_rows(shuf_a, last_a, segments)
-                      - metric.score_rows(shuf_b, last_b, segments))
+        diff = np.abs(metric.score_rows(shuf_a, last_a, a.size)
+                      - metric.score_rows(shuf_b, last_b, b.size))
         counts.append(int(np.sum(diff >= observed[k])))
     return counts
 

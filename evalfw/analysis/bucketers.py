@@ -9,12 +9,18 @@ Labels read ``<10``, ``10-19``, ..., ``60+``.
 Edges given in the config are used as they are. Without them the edges follow the data
 (:func:`data_edges`): round numbers near the quantiles of the lengths, so that every bucket
 holds some segments and none more than half of them whenever the data allows it (it does not
-when more than half the segments have one length). Fixed edges cannot serve every unit: a
-chrF reference of 60 characters is a short sentence.
+when more than half the segments have one length), and then buckets below the analysis'
+minimum size merged with a neighbour. Fixed edges cannot serve every unit: a chrF reference
+of 60 characters is a short sentence.
+
+``ref-length`` depends on no system (the reference's length); ``hyp-length`` groups by the
+baseline's own hypotheses, so it is descriptive (:attr:`Bucketer.descriptive`): scores per
+bucket, no tests. ``label`` groups by a per-segment label such as a document's domain.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -82,10 +88,31 @@ def _without_empty(values: np.ndarray, edges: list[int]) -> list[int]:
     return kept
 
 
-def data_edges(values: np.ndarray, buckets: int = TARGET_BUCKETS) -> list[int]:
+def _merged(values: np.ndarray, edges: list[int], minimum: int) -> list[int]:
+    """``edges`` without the ones that leave a bucket below ``minimum`` segments: the
+    smallest bucket merges with its smaller neighbour until none is too small (or one
+    bucket is left)."""
+    edges = list(edges)
+    while edges:
+        counts = _counts(values, edges)
+        small = min(range(len(counts)), key=lambda k: counts[k])
+        if counts[small] >= minimum:
+            break
+        if small == 0:
+            edges.pop(0)
+        elif small == len(counts) - 1:
+            edges.pop()
+        else:  # drop the edge towards the smaller neighbour
+            edges.pop(small - 1 if counts[small - 1] <= counts[small + 1] else small)
+    return edges
+
+
+def data_edges(values: np.ndarray, buckets: int = TARGET_BUCKETS,
+               minimum: int = 1) -> list[int]:
     """Edges for lengths ``values`` (negative: no length): round numbers near the quantiles,
     then the largest bucket split at its median while it holds more than half of the
-    segments and has more than one length in it."""
+    segments and has more than one length in it, then buckets below ``minimum`` segments
+    merged with a neighbour."""
     import numpy as np
 
     values = np.asarray(values, dtype=np.int64)
@@ -113,7 +140,10 @@ def data_edges(values: np.ndarray, buckets: int = TARGET_BUCKETS) -> list[int]:
         if new is None:
             break  # one length holds the bucket: the data does not allow a finer split
         edges = sorted({*edges, new})
-    return edges or [max(1, int(values.max()))]
+    if not edges:
+        return [max(1, int(values.max()))]
+    # merged into one bucket: its edge lies above every length, the next bucket is empty
+    return _merged(values, edges, minimum) or [max(1, int(values.max()) + 1)]
 
 
 class _LengthBucketer(Bucketer):
@@ -127,6 +157,12 @@ class _LengthBucketer(Bucketer):
         if edges is not None and any(b <= a for a, b in zip(edges, edges[1:])):
             raise ConfigError(f"bucketer '{self.name}': edges must increase strictly, got {edges}; "
                               "write them in ascending order without repeats, e.g. [10, 20, 30]")
+        self.minimum = 1
+
+    def at_least(self, minimum: int) -> Bucketer:
+        aiming = copy.copy(self)
+        aiming.minimum = minimum
+        return aiming
 
     def lengths(self, lengths: SegmentLengths) -> np.ndarray:
         raise NotImplementedError
@@ -134,7 +170,8 @@ class _LengthBucketer(Bucketer):
     def edges(self, lengths: SegmentLengths) -> list[int]:
         """The configured edges, else :func:`data_edges` of these lengths."""
         given = self.options.get("edges")
-        return list(given) if given is not None else data_edges(self.lengths(lengths))
+        return list(given) if given is not None else \
+            data_edges(self.lengths(lengths), minimum=self.minimum)
 
     def describe(self, lengths: SegmentLengths) -> dict[str, Any]:
         return {"edges": self.edges(lengths)}
@@ -159,8 +196,10 @@ class RefLength(_LengthBucketer):
 
 class HypLength(_LengthBucketer):
     name = "hyp-length"
-    description = "bucket segments by hypothesis length (in the metric's unit)"
+    description = ("bucket segments by the baseline's hypothesis length (in the metric's "
+                   "unit); descriptive: no tests")
     quantity = "hypothesis length"
+    descriptive = True
 
     def lengths(self, lengths: SegmentLengths) -> np.ndarray:
         if lengths.hypothesis is None:
@@ -170,10 +209,56 @@ class HypLength(_LengthBucketer):
         return lengths.hypothesis
 
 
+class Label(Bucketer):
+    name = "label"
+    description = ("bucket segments by a label: a column of each test set's documents file "
+                   "(e.g. domain), or of file")
+    quantity = "label"
+    reads_labels = True
+    options_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "column": {"type": "string",
+                       "description": "the column holding each segment's label (e.g. domain); "
+                                      "required"},
+            "file": {"type": "string",
+                     "description": "a TSV with this column, one row per segment of every "
+                                    "test set (default: each test set's documents file)"},
+        },
+        "additionalProperties": False,
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        for key in ("column", "file"):
+            if key in self.options and not str(self.options[key]).strip():
+                raise ConfigError(f"bucketer '{self.name}': {key} is empty")
+        if "column" not in self.options:
+            raise ConfigError(f"bucketer '{self.name}' needs the column its labels are in, "
+                              "e.g. {name: label, column: domain}")
+
+    @property
+    def label_column(self) -> str:
+        return str(self.options["column"])
+
+    def assign(self, lengths: SegmentLengths) -> tuple[np.ndarray, list[str]]:
+        raise ConfigError(f"bucketer '{self.name}' groups by labels, not lengths")
+
+    def assign_labels(self, labels: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+        import numpy as np
+
+        names = sorted(set(labels))
+        index = {name: k for k, name in enumerate(names)}
+        return np.fromiter((index[v] for v in labels), dtype=np.int64, count=len(labels)), names
+
+    def describe(self, lengths: SegmentLengths) -> dict[str, Any]:
+        return {"column": self.label_column}
+
+
 @hookimpl
 def evalfw_register_bucketers() -> list[type[Bucketer]]:
-    return [RefLength, HypLength]
+    return [RefLength, HypLength, Label]
 
 
-__all__ = ["data_edges", "edge_labels", "evalfw_register_bucketers", "HypLength", "RefLength",
-           "round_number", "TARGET_BUCKETS"]
+__all__ = ["data_edges", "edge_labels", "evalfw_register_bucketers", "HypLength", "Label",
+           "RefLength", "round_number", "TARGET_BUCKETS"]

@@ -21,8 +21,8 @@ block holds a multiple of 32 rows (tests check both).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,13 +40,22 @@ _EXACT = float(1 << 53)
 @dataclass(frozen=True, eq=False)
 class Columns:
     """Statistics rows of one system: ``sums`` (S, k), the rows whose sums are scored, and
-    ``last``: the same rows when the metric also reads a resample's last row, else None."""
+    ``last``: the same rows when the metric also reads a resample's last row, else None.
+    A row is one resampling unit: a segment, or a document's segments summed
+    (:mod:`evalfw.analysis.units`); ``size`` is how many segments the rows hold together
+    (what a metric is told it scores; default: one per row)."""
 
     sums: np.ndarray
     last: np.ndarray | None
+    size: int = field(default=-1)
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            object.__setattr__(self, "size", int(self.sums.shape[0]))
 
     @property
     def segments(self) -> int:
+        """Rows: the units a resample draws."""
         return int(self.sums.shape[0])
 
     def select(self, rows: np.ndarray) -> Columns:
@@ -77,11 +86,22 @@ def block_rows(segments: int, multiple: int = 1) -> int:
     return max(multiple, rows - rows % multiple)
 
 
-def index_blocks(rng: np.random.Generator, segments: int, n: int) -> Iterator[np.ndarray]:
-    """Bootstrap index blocks (rows, segments): together ``rng.choice(segments, (n, segments))``."""
+#: draws a block of bootstrap indices: (generator, units, rows) -> (rows, units) array
+Draw = Callable[[np.random.Generator, int, int], np.ndarray]
+
+
+def draw_indices(rng: np.random.Generator, segments: int, rows: int) -> np.ndarray:
+    """A block of bootstrap indices: ``rows`` resamples of ``segments`` units each."""
+    return rng.choice(segments, size=(rows, segments), replace=True)
+
+
+def index_blocks(rng: np.random.Generator, segments: int, n: int,
+                 draw: Draw = draw_indices) -> Iterator[np.ndarray]:
+    """Bootstrap index blocks (rows, segments): together ``rng.choice(segments, (n, segments))``
+    (or ``draw``'s one big draw, e.g. within strata: :class:`evalfw.analysis.units.StrataDraw`)."""
     step = block_rows(segments)
     for start in range(0, n, step):
-        yield rng.choice(segments, size=(min(step, n - start), segments), replace=True)
+        yield draw(rng, segments, min(step, n - start))
 
 
 def mask_blocks(rng: np.random.Generator, segments: int, n: int) -> Iterator[np.ndarray]:
@@ -122,5 +142,5 @@ def split(block_sums: np.ndarray, systems: int) -> list[np.ndarray]:
 
 __all__ = [
     "BLOCK_ELEMENTS", "block_rows", "check_aligned", "Columns", "columns", "count_matrix",
-    "exact_product", "index_blocks", "mask_blocks", "split", "stack",
+    "Draw", "draw_indices", "exact_product", "index_blocks", "mask_blocks", "split", "stack",
 ]

@@ -12,7 +12,7 @@ straight into a run record. Field meanings are the same in both modes:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -66,6 +66,10 @@ class ComparisonResult:
     describe the system's bootstrap distribution (paired bootstrap only, else None);
     ``delta_lower``/``delta_upper`` the interval of the difference (default mode bootstrap).
     ``wins`` is the share of resamples in which the system beat the baseline (Koehn 2004).
+    ``se`` is the standard deviation of the resampled differences (paired bootstrap), ``unit``
+    what was resampled or swapped (``segment`` or ``document``), and ``zero_variance`` says
+    that the resampled differences did not vary: such a test decides nothing and is never
+    significant.
     """
 
     system: str
@@ -87,14 +91,24 @@ class ComparisonResult:
     wins: float | None = None
     p_adjusted: float | None = None
     bucket: str | None = None
+    se: float | None = None
+    unit: str = "segment"
+    zero_variance: bool = False
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """Whether the (adjusted, if corrected) p-value is at most ``alpha`` (sacreBLEU: <=)."""
+        """Whether the (adjusted, if corrected) p-value is at most ``alpha`` (sacreBLEU: <=);
+        never for a test whose resampled differences did not vary."""
         p = self.p_adjusted if self.p_adjusted is not None else self.p_value
-        return p <= alpha
+        return p <= alpha and not self.zero_variance
 
     def to_json(self) -> dict[str, Any]:
         return {k: _clean(v) for k, v in asdict(self).items()}
+
+
+def is_significant(c: Mapping[str, Any], alpha: float) -> bool:
+    """:meth:`ComparisonResult.significant` of a stored comparison (a record's entry)."""
+    p = c.get("p_adjusted")
+    return (c["p_value"] if p is None else p) <= alpha and not c.get("zero_variance", False)
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -149,5 +163,5 @@ def apply_holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
 
 __all__ = [
     "adjust", "apply_correction", "apply_holm", "bonferroni", "ComparisonResult",
-    "ConfidenceResult", "CORRECTIONS", "FAMILIES", "holm", "METHODS", "MODES",
+    "ConfidenceResult", "CORRECTIONS", "FAMILIES", "holm", "is_significant", "METHODS", "MODES",
 ]

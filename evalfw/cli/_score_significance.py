@@ -165,12 +165,12 @@ def _confidence(args: argparse.Namespace, metrics: list[Metric],
     return out
 
 
-def warn_power(method: str, n: int, option: str) -> None:
+def warn_resolution(method: str, n: int, option: str) -> None:
     """On stderr only (the text output stays sacreBLEU's): a warning when ``n`` resamples or
     trials cannot give a p-value sacreBLEU would star, with the ``option`` that would."""
-    from evalfw.analysis.power import describe, power_limit
+    from evalfw.analysis.resolution import describe, p_value_resolution
 
-    limit = power_limit(method, n, 1, "none", st.STAR_ALPHA)
+    limit = p_value_resolution(method, n, 1, "none", st.STAR_ALPHA)
     if not limit.reachable:
         sys.stderr.write("evalfw: warning: significance is out of reach: "
                          f"{describe(limit, setting=option)}\n")
@@ -184,7 +184,12 @@ def _paired(args: argparse.Namespace, metrics: list[Metric],
 
     method = "bootstrap" if args.paired_bs else "ar"
     n = args.paired_bs_n if args.paired_bs else args.paired_ar_n
-    warn_power(method, n, "-pbsn {}" if args.paired_bs else "-parn {}")
+    warn_resolution(method, n, "-pbsn {}" if args.paired_bs else "-parn {}")
+    if method == "bootstrap" and any(_mode(m) == "sacrebleu" for m in metrics):
+        from evalfw.analysis.sacrebleu_mode import SACREBLEU_BOOTSTRAP
+
+        # stderr only: the table stays the one sacreBLEU prints
+        sys.stderr.write(f"evalfw: warning: {SACREBLEU_BOOTSTRAP}\n")
     base = named[0][0]
     columns: list[list[str]] = [[f"Baseline: {base}", *(s for s, _ in named[1:])]]
     headers, signatures, out = ["System"], {}, []

@@ -16,6 +16,7 @@ EPILOG = """examples:
   evalfw compare runs/wmt/OLD runs/wmt/NEW --metric sacrebleu --alpha 0.01
   evalfw compare baseline-run candidate-run --format json --correction none
   evalfw compare wmt/OLD wmt/NEW --family run --correction bonferroni
+  evalfw compare wmt/OLD wmt/NEW --margin 0.5     # fail unless no drop over 0.5 is shown
 
 Both runs must have scored the same test sets (same reference files by sha256, same segment
 count) with identically defined metrics; systems are matched by name. B is tested against A
@@ -23,9 +24,16 @@ on the stored per-segment statistics (default-mode paired bootstrap, seed of run
 --seed). The p-values are corrected as `evalfw run` corrects them by default: Holm within
 each table (a family: the systems of one test set x metric); --family test_set or run widens
 it, --correction bonferroni or none changes the method. A warning on stderr says when the
-samples cannot reach alpha in the largest family, and how many would. Exit status: 0 no
-significant regression, 1 a significant regression (B worse than A, adjusted p <= alpha),
-2 the runs cannot be compared (the message names what differs).
+samples cannot reach alpha in the largest family, and how many would. A difference that is
+not significant is "inconclusive": the test may not have been able to see it.
+
+--margin X (in the metric's units) asks "did B lose more than X?" instead: each row gets the
+one-sided bootstrap bound of B - A towards a regression (at 1 - alpha/m, Bonferroni over each
+family; 1 - alpha with --correction none), and says "no regression larger than X" only when
+that bound stays within X. Exit status: 0 no (significant, or with --margin, possible)
+regression, 1 a significant regression (B worse than A, adjusted p <= alpha) or, with
+--margin, a regression larger than X not excluded, 2 the runs cannot be compared (the
+message names what differs).
 """
 
 
@@ -33,6 +41,13 @@ def _alpha(text: str) -> float:
     value = float(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {value}")
+    return value
+
+
+def _margin(text: str) -> float:
+    value = float(text)
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
     return value
 
 
@@ -52,6 +67,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--correction", choices=CORRECTIONS, default="holm",
                         help="multiple-comparison correction within each family (default "
                              "holm, as evalfw run)")
+    parser.add_argument("--margin", type=_margin, metavar="X",
+                        help="non-inferiority: fail unless every B is shown to lose at most X "
+                             "(in the metric's units) against A")
     parser.add_argument("--family", choices=FAMILIES, default="table",
                         help="which comparisons are corrected together: table (one test set "
                              "x metric, the default, as evalfw run), test_set, or run (all)")
@@ -60,21 +78,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_runs_dir(parser)
 
 
+def _p(row: dict, samples: int) -> str:
+    """The p-value the verdict used (adjusted, when corrected), ``<`` before it when no
+    resample was as extreme: it is then only known to be below that."""
+    p = row["p_adjusted"] if row["p_adjusted"] is not None else row["p_value"]
+    floor = row["p_value"] <= 1 / (samples + 1) and p < 1.0
+    return f"{'<' if floor else ''}{p:.4f}"
+
+
 def table(data: dict) -> str:
-    head = ["test set", "metric", "system", "A", "B", "delta", "p", "verdict"]
     from evalfw.metrics.scales import places
+
+    margin = data.get("margin")
+    head = ["test set", "metric", "system", "A", "B", "delta", "p", "verdict"]
+    if margin is not None:
+        head[-1:] = ["bound", f"margin {margin:g}"]
 
     def num(r: dict, key: str, sign: str = "") -> str:
         return f"{r[key]:{sign}.{places(r['score_scale'])}f}"
 
     rows = [[r["test_set"], r["metric"], r["system"], num(r, "score_a"), num(r, "score_b"),
              num(r, "delta", "+"),
-             f"{r['p_adjusted'] if r['p_adjusted'] is not None else r['p_value']:.4f}",
-             r["verdict"]] for r in data["comparisons"]]
+             _p(r, data["samples"]),
+             *((num(r, "bound", "+"), r["margin_verdict"]) if margin is not None
+               else (r["verdict"],))] for r in data["comparisons"]]
     widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]
+    words = len(head) - 1
 
     def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i < 3 or i == 7 else c.rjust(w)
+        return "  ".join(c.ljust(w) if i < 3 or i == words else c.rjust(w)
                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
     a, b = data["run_a"], data["run_b"]
@@ -83,7 +115,13 @@ def table(data: dict) -> str:
            line(head), "  ".join("-" * w for w in widths), *(line(r) for r in rows), "",
            f"{test}, {data['samples']} samples, seed {data['seed']}, alpha {data['alpha']:g}, "
            f"{correction_text(data)}: {data['regressions']} regression(s), "
-           f"{data['improvements']} improvement(s)"]
+           f"{data['improvements']} improvement(s); not significant: inconclusive (the test "
+           "may not have seen the difference)"]
+    if margin is not None:
+        out.append(f"non-inferiority margin {margin:g}: bound = the one-sided bootstrap bound "
+                   "of B - A towards a regression, "
+                   + ("at 1 - alpha" if data["correction"] == "none" else
+                      "simultaneous over each family (Bonferroni, 1 - alpha/m)"))
     out += [f"not compared: {u}" for u in data["unmatched_systems"]]
     return "\n".join(out) + "\n"
 
@@ -116,10 +154,11 @@ def execute(args: argparse.Namespace) -> int:
     run_b = open_run(args.run_b, args.runs_dir)
     result = compare_runs(run_a, run_b, host_for(args), metric=args.metric, alpha=args.alpha,
                           method=args.method, samples=args.samples, seed=args.seed,
-                          correction=args.correction, family=args.family)
+                          correction=args.correction, family=args.family,
+                          margin=args.margin)
     data = result.to_json()
-    if result.power_warning:
-        sys.stderr.write(f"evalfw: warning: {result.power_warning}\n")
+    if result.resolution_warning:
+        sys.stderr.write(f"evalfw: warning: {result.resolution_warning}\n")
     if args.format == "json":
         write_json(data)
     else:

@@ -36,8 +36,8 @@ def execute(args: argparse.Namespace) -> int:
     found = validate(args.config, args.overrides, host=host_for(args))
     for warning in found.warnings:
         sys.stderr.write(f"evalfw: warning: {warning}\n")
-    if found.power_warning:
-        sys.stderr.write(f"evalfw: warning: {found.power_warning}\n")
+    if found.resolution_warning:
+        sys.stderr.write(f"evalfw: warning: {found.resolution_warning}\n")
     if args.format == "json":
         write_json({**found.to_json(), "config": args.config})
     else:

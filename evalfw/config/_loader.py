@@ -135,6 +135,7 @@ def validate_config(
     test_sets = tuple(_test_set(ts, ("test_sets", i), paths)
                       for i, ts in enumerate(data["test_sets"]))
     choices.check_resolvable(host, metrics, test_sets, loc)
+    bucket_labels = _bucket_labels(data.get("significance", {}), paths)
 
     output_dir = (paths.join(data["output_dir"], ("output_dir",)) if "output_dir" in data
                   else Path(DEFAULT_OUTPUT_DIR))
@@ -151,9 +152,23 @@ def validate_config(
         significance=frozen(data.get("significance", {})), overrides=ovs, raw=frozen(data),
         executor=_choice(executor) if executor is not None else None,
         checks=tuple(_choice(c) for c in checks), on_flag=data["on_flag"],
+        bucket_labels=bucket_labels,
         meta_evaluation=frozen(data.get("meta_evaluation", {})),
     )
     return config, host
+
+
+def _bucket_labels(block: Mapping[str, Any], paths: PathResolver) -> Path | None:
+    """``significance.buckets.file`` (per-segment labels), resolved like a data path."""
+    buckets = block.get("buckets")
+    if not isinstance(buckets, Mapping) or not isinstance(buckets.get("file"), str):
+        return None
+    where = ("significance", "buckets", "file")
+    found = paths.files(buckets["file"], where, "the bucket labels")
+    if len(found) != 1:
+        raise paths.loc.error(where, f"the pattern {buckets['file']!r} matches {len(found)} "
+                                     "files; bucket labels come from one file")
+    return found[0]
 
 
 def _unique(items: list[Mapping[str, Any]], key: str, what: str, loc: Locations) -> None:
@@ -230,12 +245,31 @@ def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> Test
         scores.append((name, block.get("column"), tuple((s, files[s]) for s in systems)))
     judgements = _judgements(ts, path, paths, what, ())
     human = _human_systems(ts, path, paths, what, list(systems))
+    documents = _documents(ts, path, paths, what)
     return TestSetConfig(
         name=ts["name"], langs=ts["langs"], source=source[0] if source else None,
         references=tuple(references), systems=tuple(systems.items()),
         tokenizer=copy.deepcopy(ts.get("tokenizer")), segment_scores=tuple(scores),
+        documents=documents, strata=ts.get("strata"),
         judgements=judgements, human_systems=human,
     )
+
+
+def _documents(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver,
+               what: str) -> Path | None:
+    """The test set's documents file, if it names one."""
+    if "documents" in ts:
+        found = paths.files(ts["documents"], (*path, "documents"), f"the documents of {what}")
+        if len(found) != 1:
+            raise paths.loc.error((*path, "documents"), (
+                f"the pattern {ts['documents']!r} matches {len(found)} files; a test set has "
+                "one documents file"))
+        return found[0]
+    if "strata" in ts:
+        raise paths.loc.error((*path, "strata"), (
+            f"strata are a column of the documents file, and {what} names none; add "
+            "documents: FILE (a TSV with doc_id and this column)"))
+    return None
 
 
 def _one_file(text: str, where: KeyPath, paths: PathResolver, what: str) -> Path:
@@ -280,6 +314,7 @@ def _mqm_test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver,
     return TestSetConfig(
         name=ts["name"], langs=ts["langs"], source=file, references=(file,),
         systems=tuple((s, file) for s in chosen), tokenizer=copy.deepcopy(ts.get("tokenizer")),
+        documents=_documents(ts, path, paths, what), strata=ts.get("strata"),
         mqm=MqmTexts(file, reference, name),
         judgements=_judgements(ts, path, paths, what, (own,)),
         human_systems=_human_systems(ts, path, paths, what, chosen))

@@ -84,6 +84,10 @@ class TestSetConfig:
     tokenizer: str | Mapping[str, Any] | None = None
     #: precomputed per-segment scores: name -> (column or None, ((system, file), ...))
     segment_scores: tuple[tuple[str, str | None, tuple[tuple[str, Path], ...]], ...] = ()
+    #: the document of every segment (one id a line, or a TSV with a doc_id column)
+    documents: Path | None = None
+    #: the documents TSV's column whose value groups documents into strata
+    strata: str | None = None
     #: texts from an MQM file (then source, references and systems all name that file)
     mqm: MqmTexts | None = None
     #: human judgements, by name
@@ -162,6 +166,8 @@ class ExperimentConfig:
     #: the output checks to run (``checks:``; empty for ``none``) and what a flag counts for
     checks: tuple[ComponentChoice, ...] = ()
     on_flag: str = "keep"
+    #: ``significance.buckets.file`` resolved: per-segment labels for label buckets
+    bucket_labels: Path | None = None
     #: the ``meta_evaluation:`` block (empty: none)
     meta_evaluation: Mapping[str, Any] = field(default_factory=dict)
 

@@ -13,8 +13,10 @@ Schema 1 records were written when BLEU was evalfw's only metric:
   (``c<i>.hyp_len``, ``.ref_lens``, ``.matches``, ``.totals``); :func:`v1_statistics` turns
   them into the BLEU metric's statistics rows, choosing reference lengths as the metric does.
 
-Schema 2 records have the shape of schema 3 without its optional additions, so they are read
-as they are.
+Schema 2 records have the shape of schema 3 without its optional additions; one section is
+renamed: the significance section's ``power`` (the smallest p-value resamples allow) is
+``resolution`` and ``power_warning`` is ``resolution_warning`` (records of schema 3 written
+before the rename are read the same way).
 """
 
 from __future__ import annotations
@@ -35,9 +37,16 @@ if TYPE_CHECKING:
 def upgrade(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` in the current shape (a copy; already current records come back as they
     are). ``schema_version`` and ``segments.format`` keep the values read from disk."""
-    if record.get("schema_version") != 1:
+    section = record.get("significance")
+    renamed = isinstance(section, dict) and any(k in section for k in _RENAMED)
+    if record.get("schema_version") != 1 and not renamed:
         return record
     out = copy.deepcopy(record)
+    if renamed:
+        sig = out["significance"]
+        out["significance"] = {_RENAMED.get(k, k): v for k, v in sig.items()}
+    if record.get("schema_version") != 1:
+        return out
     for m in out["metrics"]:
         m.pop("preset", None)  # also in its options
         m["metric"] = "bleu"
@@ -51,6 +60,10 @@ def upgrade(record: dict[str, Any]) -> dict[str, Any]:
         env["implementations"] = {"bleu": env.pop("counting")}
     out.setdefault("executor", {"name": "serial"})
     return out
+
+
+#: significance keys of earlier records and their current names
+_RENAMED = {"power": "resolution", "power_warning": "resolution_warning"}
 
 
 def _counter(options: dict[str, Any]) -> dict[str, Any]:

@@ -5,25 +5,26 @@ analysed metric) an interval half-width and a marker::
 
     43.98 ±1.20 †
 
+- ``±``: the half-width of the system's *own* interval (its score's uncertainty); whether
+  two systems differ is the paired test's question, not whether their intervals overlap;
 - ``†``: significantly better than the baseline, ``‡``: significantly worse (p <= alpha, the
   adjusted p when a correction was applied; "better" in the metric's direction: a higher BLEU,
-  a lower TER);
-- ``°``: the baseline itself; no marker: not significantly different.
-
-With several tests configured (``method: both``) a cell has one marker per test, in the
-configured order, separated by ``/``, with ``·`` for "not significant by this test"::
-
-    43.98 ±1.20 †/·
+  a lower TER), by the *marking* test: the configured one, or with ``method: both`` the
+  ``primary`` one (the other is reported beside it, unmarked);
+- ``°``: the baseline itself; no marker: *inconclusive* (the test could not tell the systems
+  apart, which is not evidence that they are equal; the smallest difference it could have
+  told apart is its minimum detectable difference, :meth:`Significance.verdict`).
 
 Numbers get as many decimals as the metric's scale needs (:func:`places`): 2 on a 0-100 scale,
 4 on a 0-1 scale, so a difference of 0.004 BLEU on 0-1 does not print as ``+0.00``. The scale
 and the unit of bucket lengths come from the record (the metric entry's ``score_scale`` and
 ``length_unit``, the bucket table's ``quantity`` and ``unit``), with fallbacks for records
-written before they were kept.
+written before they were kept. A p-value at its floor (no resample as extreme) prints as
+``<0.0010``: it is only known to be below ``1/(n + 1)``.
 
-:func:`legend` says this in words (with the test, trials, threshold, correction, family and
-family size actually used, and the run's warning when its resamples could not reach alpha),
-so a table pasted into a paper explains itself. Reporters only read the record.
+:func:`evalfw.reports._legend.legend` says all this in words (with the test, resampling unit,
+trials, threshold, correction, family and family size actually used), so a table pasted into
+a paper explains itself. Reporters only read the record.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ from evalfw.metrics.scales import places
 BETTER, WORSE, BASELINE = "†", "‡", "°"
 NOT = "·"  # not significant by one of several tests
 LATEX_MARKS = {BETTER: r"$^{\dagger}$", WORSE: r"$^{\ddagger}$", BASELINE: r"$^{\circ}$", "": ""}
-_LATEX_SYMBOLS = {BETTER: r"\dagger", WORSE: r"\ddagger", NOT: r"\cdot"}
 METHOD_WORDS = {"bootstrap": "paired bootstrap resampling",
                 "ar": "paired approximate randomization"}
+#: what a verdict says when the resampled differences did not vary
+NO_VARIANCE = "no test (no variance)"
 
 
 #: what the built-in bucketers measure, for records that do not say
@@ -57,8 +59,10 @@ class CellSignificance:
     p_value: float | None
     p_adjusted: float | None
     delta: float | None
-    #: one marker per configured test, in order ("" where a test has no result)
+    #: the marking test's marker (one entry; the baseline's is ``°``)
     markers: tuple[str, ...] = ()
+    delta_lower: float | None = None
+    delta_upper: float | None = None
 
 
 class Significance:
@@ -85,10 +89,12 @@ class Significance:
 
     def length_axis(self, table: Mapping[str, Any]) -> str:
         """What a bucket table's buckets measure, with the unit: ``reference length
-        (characters)``."""
+        (characters)``; a label bucket's column (``domain``)."""
         buckets = table.get("buckets") or {}
         bucketer = str((buckets.get("bucketer") or {}).get("name", ""))
         quantity = buckets.get("quantity") or _QUANTITIES.get(bucketer, "length")
+        if buckets.get("column"):  # label buckets: what the labels are
+            return str(buckets["column"])
         unit = buckets.get("unit") or self.length_units.get(table.get("metric", ""))
         return f"{quantity} ({unit})" if unit else str(quantity)
 
@@ -112,8 +118,15 @@ class Significance:
 
     @property
     def method(self) -> str:
-        """The first configured test (the one charts and single markers follow)."""
-        return self.methods[0]
+        """The marking test: the one whose p-values carry the marks (and charts follow)."""
+        if self.settings.get("method") == "both":
+            return str(self.settings.get("primary", "bootstrap"))
+        return "ar" if self.settings.get("method") == "ar" else "bootstrap"
+
+    @property
+    def secondary(self) -> str | None:
+        """With two tests, the one reported without marks."""
+        return next((m for m in self.methods if m != self.method), None)
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -140,25 +153,18 @@ class Significance:
         if table is None:
             return None
         interval = next((i for i in table["intervals"] if i["system"] == system), None)
-        comps = [self.comparison(system, test_set, metric, m) for m in self.methods]
-        comp = comps[0]
-        baseline = system == table["baseline"]
-        markers = (BASELINE,) if baseline else tuple(self._marker(c, metric) for c in comps)
+        comp = self.comparison(system, test_set, metric, self.method)
+        marker = BASELINE if system == table["baseline"] else self._marker(comp, metric)
         return CellSignificance(
             interval["ci"] if interval else None, interval["lower"] if interval else None,
-            interval["upper"] if interval else None, markers[0],
+            interval["upper"] if interval else None, marker,
             comp["p_value"] if comp else None, comp.get("p_adjusted") if comp else None,
-            comp["delta"] if comp else None, markers)
+            comp["delta"] if comp else None, (marker,),
+            comp.get("delta_lower") if comp else None, comp.get("delta_upper") if comp else None)
 
     def marker_text(self, cell: CellSignificance, latex: bool = False) -> str:
-        """The cell's marker(s): one as before; several tests as ``†/·`` (LaTeX: one
-        superscript ``$^{\\dagger/\\cdot}$``)."""
-        if len(cell.markers) <= 1 or cell.markers == (BASELINE,):
-            return LATEX_MARKS[cell.marker] if latex else cell.marker
-        marks = [m or NOT for m in cell.markers]
-        if latex:
-            return "$^{" + "/".join(_LATEX_SYMBOLS[m] for m in marks) + "}$"
-        return "/".join(marks)
+        """The cell's marker (LaTeX: a superscript)."""
+        return LATEX_MARKS[cell.marker] if latex else cell.marker
 
     def decorate(self, text: str, system: str, test_set: str, metric: str, places: int,
                  latex: bool = False) -> str:
@@ -172,38 +178,7 @@ class Significance:
         if latex:
             return text + self.marker_text(cell, latex=True)
         # unmarked cells keep the marker's width so right-aligned numbers line up
-        width = 2 * len(self.methods) - 1
-        return f"{text} {self.marker_text(cell).ljust(width)}"
-
-    def legend(self, latex: bool = False) -> list[str]:
-        """Sentences explaining the intervals and markers (empty without an analysis): the
-        tests, alpha, the correction with its family and family sizes, and the warning the
-        run gave when its resamples could not reach alpha."""
-        if not self:
-            return []
-        s = self.settings
-        tests = [self.test_words(m) for m in self.methods]
-        test = " and by ".join(tests) if len(tests) > 1 else tests[0]
-        corr = f", {self.correction_words()}"
-        marks = (LATEX_MARKS if latex else {m: m for m in (BETTER, WORSE, BASELINE)})
-        pm, le = (r"$\pm$", r"$\le$") if latex else ("±", "≤")
-        not_mark = r"$\cdot$" if latex else NOT
-        seed = self.section.get("seed")
-        esc = latex_escape if latex else str
-        warning = self.section.get("power_warning")
-        return [
-            f"{pm}: half-width of the {self.level_text} bootstrap confidence interval "
-            f"({s.get('samples')} resamples, seed {seed}, {s.get('mode')} mode).".replace(
-                "%", r"\%" if latex else "%"),
-            f"{marks[BASELINE]}: the baseline, {esc(str(s.get('baseline')))}.",
-            f"{marks[BETTER]}: significantly better, {marks[WORSE]}: significantly worse than "
-            f"the baseline (p {le} {self.alpha:g} by {test}{esc(corr)}); no mark: no "
-            "significant difference.",
-            *([f"Several tests: one mark per test in the order {' / '.join(self._short())}; "
-               f"{not_mark}: not significant by that test."] if len(self.methods) > 1 else []),
-            esc(self.family_words()),
-            *([f"Warning: {esc(warning)}."] if warning else []),
-        ]
+        return f"{text} {self.marker_text(cell).ljust(1)}"
 
     def test_words(self, method: str) -> str:
         """``paired bootstrap resampling with 1000 resamples`` (the test as run)."""
@@ -212,9 +187,44 @@ class Significance:
         unit = "resamples" if method == "bootstrap" else "trials"
         return f"{METHOD_WORDS[method]} with {trials} {unit}"
 
-    def _short(self) -> list[str]:
-        return ["bootstrap" if m == "bootstrap" else "approximate randomization"
-                for m in self.methods]
+    def trials(self, method: str) -> int:
+        return int(self.settings.get("samples" if method == "bootstrap" else "ar_trials") or 1)
+
+    def unit(self, table: Mapping[str, Any], method: str) -> str:
+        """What ``method`` resampled or swapped in ``table`` (records without it: segments)."""
+        resampling = table.get("resampling") or {}
+        return str(resampling.get("bootstrap" if method == "bootstrap" else "ar", "segment"))
+
+    def mdd(self, comp: Mapping[str, Any]) -> float | None:
+        """The minimum detectable difference at the threshold the comparison had to pass
+        (``alpha / m`` in a corrected family of ``m``, else ``alpha``)."""
+        if self.adjusted_name and comp.get("mdd_adjusted") is not None:
+            return float(comp["mdd_adjusted"])
+        value = comp.get("mdd")
+        return None if value is None else float(value)
+
+    def verdict(self, comp: Mapping[str, Any], metric: str, marking: bool = True) -> str:
+        """``better``, ``worse`` or ``inconclusive (could detect ≥0.92)`` (a secondary test:
+        ``significant`` / ``not significant``, it carries no mark)."""
+        if comp.get("zero_variance"):
+            return NO_VARIANCE
+        if significant(comp, self.alpha):
+            if not marking:
+                return "significant"
+            return "better" if self.better(metric, comp["delta"]) else "worse"
+        if not marking:
+            return "not significant"
+        mdd = self.mdd(comp)
+        if mdd is None:
+            return "inconclusive"
+        return f"inconclusive (could detect ≥{mdd:.{self.places(metric)}f})"
+
+    def p_text(self, comp: Mapping[str, Any] | None, key: str = "p_value") -> str:
+        """A stored p-value with four decimals; at its floor ``<0.0010`` (``-`` if none)."""
+        value = comp.get(key) if comp else None
+        if value is None or comp is None:
+            return "-"
+        return p_format(float(value), float(comp["p_value"]), int(comp.get("n") or 0), key)
 
     @property
     def correction(self) -> str:
@@ -234,7 +244,7 @@ class Significance:
     def family_sizes(self) -> dict[tuple[str, str], int]:
         """(test set, metric) -> how many comparisons against the baseline were corrected
         together with that table's (its family's size; without a correction, the table's
-        comparisons), by the first configured test."""
+        comparisons), by the marking test."""
         method = self.method
         out = {}
         for key, table in self.tables.items():
@@ -251,7 +261,7 @@ class Significance:
             out[key] = sum(c["method"] == method for t in members for c in t["comparisons"])
         return out
 
-    def _sizes_text(self, sizes: Mapping[tuple[str, str], int]) -> str:
+    def sizes_text(self, sizes: Mapping[tuple[str, str], int]) -> str:
         """``8 comparisons in de-en, en-de; 12 in en-ja`` (``8 comparisons`` when every
         family has 8)."""
         by_size: dict[int, list[str]] = {}
@@ -275,13 +285,23 @@ class Significance:
 
     def family_words(self) -> str:
         """The correction's family and its size(s), as a legend sentence."""
-        sizes = self._sizes_text(self.family_sizes())
+        sizes = self.sizes_text(self.family_sizes())
         name = self.adjusted_name
         if name is None:
             return f"Multiple comparisons: not corrected; {sizes} per table."
         scope, family = FAMILY_WORDS.get(self.family, (self.family, self.family))
         return (f"Multiple comparisons: {name} correction {scope}, a family being "
                 f"{family}: {sizes}.")
+
+
+def p_format(value: float, raw: float, n: int, key: str = "p_value") -> str:
+    """A p-value with four decimals; ``<`` before it when its raw p-value is at the floor of
+    ``n`` resamples (then the true p is only known to be below it: ``<0.0010``; an adjusted
+    p-value at its family's floor likewise)."""
+    text = f"{value:.4f}"
+    if n and raw <= 1 / (n + 1) and value < 1.0:  # no resample as extreme: count 0
+        return f"<{text}"
+    return text
 
 
 #: what the adjusted p-values of each correction are called
@@ -305,6 +325,8 @@ def latex_escape(text: str) -> str:
 
 
 def significant(c: Mapping[str, Any], alpha: float) -> bool:
-    """Whether a stored comparison is significant at ``alpha`` (adjusted p when corrected)."""
+    """Whether a stored comparison is significant at ``alpha`` (adjusted p when corrected;
+    never when its resampled differences did not vary), as the analysis decides it
+    (:meth:`evalfw.analysis.results.ComparisonResult.significant`)."""
     p = c.get("p_adjusted")
-    return (c["p_value"] if p is None else p) <= alpha
+    return (c["p_value"] if p is None else p) <= alpha and not c.get("zero_variance", False)

@@ -67,13 +67,14 @@ def analysis_section(sig: Significance, colours: Mapping[str, str]) -> str:
                    f"{escape(name)}</h3>")
         out.append(f'<div class="pair"><figure style="flex-basis:{CHART_BASIS}px">'
                    f'<figcaption>{escape(caption)}</figcaption>{chart}</figure>'
-                   f'{parts.comparisons_table(table, sig.alpha, higher, places)}</div>')
-        out.append(parts.pairs_table(table, sig.alpha, higher, places))
+                   f'{parts.comparisons_table(sig, table)}</div>')
+        out.append(parts.ranking_table(sig, table))
+        out.append(parts.pairs_table(sig, table))
         if table.get("buckets"):
             length_axis = sig.length_axis(table)
             out.append(_bucket_charts(name, table, [r[0] for r in rows], colours,
                                       score_axis(sig, metric, short=True), length_axis))
-            out.append(parts.buckets_table(table, sig.alpha, higher, places, length_axis))
+            out.append(parts.buckets_table(sig, table, length_axis))
     return "\n".join(out)
 
 
@@ -89,7 +90,9 @@ def _bucket_charts(name: str, table: Mapping[str, Any], order: Sequence[str],
         pts: list[Point | None] = []
         for b in results:
             i = next((x for x in b["intervals"] if x["system"] == system), None)
-            pts.append(Point(i["score"], i["lower"], i["upper"]) if i else None)
+            score = (b.get("scores") or {}).get(system)  # a bucket too small: no whiskers
+            pts.append(Point(i["score"], i["lower"], i["upper"]) if i else
+                       Point(score) if score is not None else None)
         series[system] = pts
     values = [v for pts in series.values() for p in pts if p is not None
               for v in (p.score, p.lower, p.upper) if v is not None]
@@ -107,7 +110,7 @@ def _bucket_charts(name: str, table: Mapping[str, Any], order: Sequence[str],
                       f"</figcaption>{chart}</figure>")
     caption = (f"{name}: score per bucket of {x_axis} (segments in brackets), each "
                f"system against the baseline {base_name} (grey, dashed); whiskers: bootstrap "
-               "intervals")
+               "intervals (none where a bucket has too few segments)")
     # as many charts a row as fit a little above their smallest readable width (on a phone,
     # one a row at any width above that)
     narrowest = round(min_width(MULTIPLE_WIDTH, SMALLEST) * 1.1)

@@ -16,13 +16,23 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from evalfw.reports._cells import METHOD_WORDS, Significance, significant
+from evalfw.reports._cells import Significance, significant
+from evalfw.reports._legend import units_words
 
 
 def p_text(p: float, adjusted: float | None, correction: str | None = "Holm") -> str:
     text = f"p = {p:.4g}"
     return text + (f", {correction}-adjusted p = {adjusted:.4g}" if adjusted is not None
                    else "")
+
+
+def _title(sig: Significance, c: Mapping[str, Any]) -> str:
+    """The test's name in its table: marked as primary or secondary when there are two."""
+    # short: the settings line above the tables names the tests in full
+    test = {"bootstrap": "bootstrap", "ar": "AR"}.get(c["method"], c["method"])
+    if sig.secondary is None:
+        return test
+    return f"{test} ({'primary' if c['method'] == sig.method else 'secondary'})"
 
 
 def anchor(*names: str) -> str:
@@ -48,10 +58,6 @@ def _head(names: Sequence[str], numeric: Sequence[bool]) -> str:
     return "<thead><tr>" + "".join(cells) + "</tr></thead>"
 
 
-def _p(value: Any) -> str:
-    return "–" if value is None else f"{value:.4f}"
-
-
 def settings_note(sig: Significance) -> str:
     s = sig.settings
     items = [f"baseline <strong>{escape(str(s.get('baseline')))}</strong>",
@@ -60,65 +66,105 @@ def settings_note(sig: Significance) -> str:
     if s.get("method") in ("ar", "both"):
         items.append(f"{s.get('ar_trials')} AR trials")
     items += [f"seed {sig.section.get('seed')}", f"α = {sig.alpha:g}",
-              f"correction {escape(sig.correction)}", f"family {escape(sig.family)}"]
-    return f"<p class=\"note\">{' · '.join(items)}. p-values are two-sided in default mode.</p>"
+              f"correction {escape(sig.correction)}", f"family {escape(sig.family)}",
+              f"resampling {escape(units_words(sig))}"]
+    if sig.secondary is not None:
+        names = {"bootstrap": "paired bootstrap", "ar": "approximate randomization (AR)"}
+        items.append(f"primary test {names[sig.method]}, secondary {names[sig.secondary]}")
+    note = f"<p class=\"note\">{' · '.join(items)}. p-values are two-sided in default mode.</p>"
+    if sig.section.get("sacrebleu_warning"):
+        note += f"<p class=\"note worse\">{escape(sig.section['sacrebleu_warning'])}.</p>"
+    return note
 
 
-def _comparison_rows(comps: Sequence[Mapping[str, Any]], alpha: float, with_baseline: bool,
-                     higher_is_better: bool, places: int) -> list[str]:
+def _comparison_rows(sig: Significance, comps: Sequence[Mapping[str, Any]], metric: str,
+                     with_baseline: bool) -> list[str]:
+    """Rows of paired tests; all pairs (``with_baseline``) leave the MDD to the result's
+    words, so the table keeps to a laptop's width."""
     out = []
+    places = sig.places(metric)
     for c in comps:
-        sig = significant(c, alpha)
-        better = (c["delta"] > 0) == higher_is_better
-        klass = (" class=\"better\"" if better else " class=\"worse\"") if sig else ""
+        marked = significant(c, sig.alpha) and c["method"] == sig.method
+        klass = (" class=\"better\"" if sig.better(metric, c["delta"]) else
+                 " class=\"worse\"") if marked else ""
         cells = [f"<td>{escape(c['baseline'])}</td>"] if with_baseline else []
-        test = METHOD_WORDS.get(c["method"], c["method"]).replace("paired ", "")
-        cells.append(f"<td>{escape(test)}</td>")
-        cells += [f"<td class=\"num\">{x}</td>" for x in (
-            f"{c['delta']:+.{places}f}",
-            (f"[{c['delta_lower']:+.{places}f}, {c['delta_upper']:+.{places}f}]"
-             if c.get("delta_lower") is not None else "–"),
-            _p(c["p_value"]), _p(c.get("p_adjusted")))]
-        cells.append(f"<td>{'yes' if sig else 'no'}</td>")
+        cells.append(f"<td>{escape(_title(sig, c))}</td>")
+        mdd = sig.mdd(c)
+        numbers = [f"{c['delta']:+.{places}f}",
+                   (f"[{c['delta_lower']:+.{places}f}, {c['delta_upper']:+.{places}f}]"
+                    if c.get("delta_lower") is not None else "–"),
+                   escape(sig.p_text(c, "p_value")), escape(sig.p_text(c, "p_adjusted"))]
+        if not with_baseline:
+            numbers.append("–" if mdd is None else f"{mdd:.{places}f}")
+        cells += [f"<td class=\"num\">{x}</td>" for x in numbers]
+        cells.append(f"<td>{escape(sig.verdict(c, metric, c['method'] == sig.method))}</td>")
         out.append(f"<tr{klass} data-system=\"{escape(c['system'])}\" "
                    f"data-p=\"{c['p_value']!r}\">" + system_cell(c["system"]) + "".join(cells)
                    + "</tr>")
     return out
 
 
-HEAD = ("System", "Test", "Δ score", "Δ interval", "p", "p (adjusted)", "significant")
-NUMERIC = (False, False, True, True, True, True, False)
+def _heads(sig: Significance, mdd: bool = True) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    adjusted = f"p ({sig.adjusted_name})" if sig.adjusted_name else "p (adjusted)"
+    head = ("System", "Test", "Δ score", f"Δ {sig.level_text} interval (unadjusted)", "p",
+            adjusted, *(("MDD",) if mdd else ()), "result")
+    return head, (False, False, *(True,) * (len(head) - 3), False)
 
 
-def comparisons_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True,
-                      places: int = 2) -> str:
-    """Paired tests against the baseline; differences get ``places`` decimals (the metric's
-    scale)."""
-    rows = _comparison_rows(table["comparisons"], alpha, False, higher_is_better, places)
+def comparisons_table(sig: Significance, table: Mapping[str, Any]) -> str:
+    """Paired tests against the baseline; differences get the decimals of the metric's
+    scale."""
+    rows = _comparison_rows(sig, table["comparisons"], table["metric"], False)
     if not rows:
         return ""
-    return wide("<table class=\"tests\">" + _head(HEAD, NUMERIC) + "<tbody>" + "".join(rows)
+    head, numeric = _heads(sig)
+    return wide("<table class=\"tests\">" + _head(head, numeric) + "<tbody>" + "".join(rows)
                 + "</tbody></table>")
 
 
-def pairs_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True,
-                places: int = 2) -> str:
+def pairs_table(sig: Significance, table: Mapping[str, Any]) -> str:
     """Every pair of systems (when run), folded."""
     if not table.get("pairs"):
         return ""
-    head = ("System", "against", *HEAD[1:])
+    head, numeric = _heads(sig, mdd=False)
     return ("<details><summary>All pairs</summary>" + wide(
-        "<table class=\"tests\">" + _head(head, (False, *NUMERIC)) + "<tbody>"
-        + "".join(_comparison_rows(table["pairs"], alpha, True, higher_is_better, places))
+        "<table class=\"tests\">" + _head(("System", "against", *head[1:]),
+                                          (False, *numeric)) + "<tbody>"
+        + "".join(_comparison_rows(sig, table["pairs"], table["metric"], True))
         + "</tbody></table>") + "</details>")
 
 
-def buckets_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool = True,
-                  places: int = 2, length_axis: str = "length") -> str:
+def ranking_table(sig: Significance, table: Mapping[str, Any]) -> str:
+    """The systems best first, with their WMT-style cluster and bootstrap rank interval."""
+    ranking = table.get("ranking")
+    if not ranking:
+        return ""
+    places = sig.places(table["metric"])
+    level = f"{ranking.get('level', 0.95):.0%}"
+    rows = []
+    for r in ranking["systems"]:
+        span = str(r["rank_lower"]) if r["rank_lower"] == r["rank_upper"] else \
+            f"{r['rank_lower']}–{r['rank_upper']}"
+        shade = " class=\"band\"" if r["cluster"] % 2 == 0 else ""
+        rows.append(f"<tr{shade}>" + system_cell(r["system"])
+                    + "".join(f"<td class=\"num\">{x}</td>" for x in (
+                        r["cluster"], f"{r['score']:.{places}f}", r["rank"], span)) + "</tr>")
+    head = _head(("System", "cluster", "score", "rank", f"{level} rank interval"),
+                 (False, True, True, True, True))
+    return (f"<figure class=\"ranking\"><figcaption>Ranking: {len(ranking['clusters'])} "
+            "cluster(s) from the all-pairs tests; rank intervals over the bootstrap "
+            "resamples</figcaption>" + wide("<table class=\"tests\">" + head + "<tbody>"
+                                            + "".join(rows) + "</tbody></table>")
+            + "</figure>")
+
+
+def buckets_table(sig: Significance, table: Mapping[str, Any], length_axis: str) -> str:
     results = table["buckets"]["results"]
     systems = table["systems"]
+    metric = table["metric"]
+    places = sig.places(metric)
     head = "".join(f"<th class=\"num\">{escape(b['label'])}<br><span class=\"ci\">"
-                   f"{b['segments']} seg.</span></th>" for b in results)
+                   f"{b['segments']} seg.{_untested(b)}</span></th>" for b in results)
     out = [f"<details><summary>Scores per bucket of {escape(length_axis)} "
            f"({escape(table['buckets']['bucketer']['name'])})</summary>",
            f"<div class=\"wide\"><table class=\"buckets\"><thead><tr><th class=\"sys\">System"
@@ -128,15 +174,24 @@ def buckets_table(table: Mapping[str, Any], alpha: float, higher_is_better: bool
         for b in results:
             i = next((x for x in b["intervals"] if x["system"] == system), None)
             c = next((x for x in b["comparisons"] if x["system"] == system), None)
-            text = "–" if i is None else \
-                f"{i['score']:.{places}f} <span class=\"ci\">±{i['ci']:.{places}f}</span>"
-            if c is not None and significant(c, alpha):
-                better = (c["delta"] > 0) == higher_is_better
-                text += " <span class=\"mark\">" + ("†" if better else "‡") + "</span>"
+            score = (b.get("scores") or {}).get(system)
+            text = "–" if i is None and score is None else f"{score:.{places}f}" if i is None \
+                else f"{i['score']:.{places}f} <span class=\"ci\">±{i['ci']:.{places}f}</span>"
+            if c is not None and significant(c, sig.alpha):
+                text += " <span class=\"mark\">" + \
+                    ("†" if sig.better(metric, c["delta"]) else "‡") + "</span>"
             cells.append(f"<td class=\"num\">{text}</td>")
         out.append(f"<tr>{system_cell(system)}{''.join(cells)}</tr>")
     out.append("</tbody></table></div></details>")
     return "".join(out)
+
+
+def _untested(bucket: Mapping[str, Any]) -> str:
+    """Under a bucket's count: why it has no tests, if it has none."""
+    why = bucket.get("untested")
+    if why == "too few segments":
+        return "<br>too few segments"
+    return "<br>no tests" if why else ""
 
 
 def _sha(value: str) -> str:

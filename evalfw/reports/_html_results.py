@@ -19,6 +19,7 @@ from typing import Any
 from evalfw.reports._cells import Significance
 from evalfw.reports._grid import Column, Grid
 from evalfw.reports._html_parts import p_text, system_cell, wide
+from evalfw.reports._legend import legend
 from evalfw.reports._svg_text import text_width
 
 #: the width a table may take before it is split (px): a 1024 px screen less the page margins
@@ -53,7 +54,7 @@ def _cell(grid: Grid, sig: Significance, system: str, col: Column) -> tuple[str,
         if cell.p_value is not None:
             attrs["data-p"] = repr(cell.p_value)
             attrs["title"] = p_text(cell.p_value, cell.p_adjusted, sig.adjusted_name)
-        if any(cell.markers):  # one per configured test, as the legend says
+        if cell.marker:  # the marking test's, as the legend says
             mark = sig.marker_text(cell)
             body += f' <span class="mark">{escape(mark)}</span>'
             width += text_width(" " + mark, FONT, bold=True)
@@ -104,9 +105,9 @@ def results_table(record: Mapping[str, Any], sig: Significance) -> str:
         body = wide(table)
     from evalfw.reports._meta import units
 
-    legend = "".join(f"<p class=\"legend\">{escape(line)}</p>"
-                     for line in [*units(record), *sig.legend()])
-    return body + legend
+    notes = "".join(f"<p class=\"legend\">{escape(line)}</p>"
+                    for line in [*units(record), *legend(sig)])
+    return body + notes
 
 
 __all__ = ["results_table"]

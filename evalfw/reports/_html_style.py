@@ -14,6 +14,7 @@ Layout rules, so the page uses a wide screen and fits a phone (~360 px):
 - charts are SVG with a ``viewBox``, drawn between a minimum width (their smallest text at
   9 CSS px) and a maximum (see :mod:`evalfw.reports._svg_text`); below the minimum their box
   scrolls; small multiples take as many columns as fit at that minimum;
+- a ranking's clusters alternate their rows' background (``tr.band``);
 - drill-down texts are a two-column list (role, text) that becomes one column on narrow
   screens, so a text never gets squeezed next to its label;
 - hashes are ellipsized (full value in the title and when copied), paths wrap after a ``/``.
@@ -48,6 +49,7 @@ thead th.set{text-align:center}
 .sys{position:sticky;left:0;z-index:1;background:var(--band);box-shadow:inset -1px 0 var(--line)}
 .name{display:inline-block;max-width:15em}
 td.baseline{background:#f7f3e8}
+tr.band>td{background:var(--band)}figure.ranking{margin:6px 0 12px}
 .ci{color:var(--muted);font-size:12.5px}.mark{font-weight:700;color:var(--accent)}
 .worse .mark{color:#b3261e}.better{color:#0a6b3a}.worse{color:#b3261e}
 .multiples{display:grid;gap:10px;margin:6px 0 12px}

@@ -17,6 +17,7 @@ from itertools import groupby
 from typing import Any
 
 from evalfw.reports._grid import Column, Grid, title
+from evalfw.reports._legend import legend
 
 _LINE = "rgba(128,128,128,.35)"
 _FONT = "system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif"
@@ -42,8 +43,8 @@ def _score(grid: Grid, system: str, col: Column) -> str:
         return text
     if cell.ci is not None:
         text += f' <span style="{_MUTED}">±{cell.ci:.{places}f}</span>'
-    # the markers' room is kept when there are none, so right-aligned numbers line up
-    room = 2 * len(sig.methods) - 1
+    # the marker's room is kept when there is none, so right-aligned numbers line up
+    room = 1
     mark = escape(sig.marker_text(cell)) if any(cell.markers) else ""
     return (text + f' <span style="display:inline-block;min-width:{room * 0.62:.2f}em;'
             f'text-align:left;font-weight:700">{mark}</span>')
@@ -64,12 +65,12 @@ def notebook_html(record: Mapping[str, Any]) -> str:
         + "".join(f'<td style="{_CELL}{_RIGHT}">{_score(grid, s, c)}</td>'
                   for c in grid.columns) + "</tr>"
         for s in grid.systems)
-    legend = "".join(f'<p style="margin:4px 0 0;max-width:100ch;{_MUTED}">{escape(line)}</p>'
-                     for line in grid.significance.legend())
+    notes = "".join(f'<p style="margin:4px 0 0;max-width:100ch;{_MUTED}">{escape(line)}</p>'
+                    for line in legend(grid.significance))
     return (f'<div style="max-width:100%;overflow-x:auto;color:inherit;font-family:{_FONT}">'
             f'<p style="margin:0 0 6px;font-weight:600">{escape(title(record))}</p>'
             f'<table style="{_TABLE}"><thead>{head}</thead><tbody>{rows}</tbody></table>'
-            f"{legend}</div>")
+            f"{notes}</div>")
 
 
 __all__ = ["notebook_html"]

@@ -11,27 +11,29 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalfw.reports import _checks, _tests_block
+from evalfw.reports import _checks, _ranking_block, _tests_block
 from evalfw.reports._grid import Grid, title
+from evalfw.reports._legend import legend
 
 __all__ = ["aligned", "column_blocks", "render_table", "ruled"]
 
 GAP = "  "
 
 
-def aligned(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
-    """``rows`` as lines: the first ``left`` columns left-aligned, the others right-aligned."""
+def aligned(rows: Sequence[Sequence[str]], left: int = 1, last_left: bool = False) -> list[str]:
+    """``rows`` as lines: the first ``left`` columns left-aligned, the others right-aligned
+    (the last one left-aligned too with ``last_left``)."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return [GAP.join([*(c.ljust(w) for c, w in zip(r[:left], widths)),
-                      *(c.rjust(w) for c, w in zip(r[left:], widths[left:]))]).rstrip()
-            for r in rows]
+    lefts = [i < left or (last_left and i == len(widths) - 1) for i in range(len(widths))]
+    return [GAP.join(c.ljust(w) if lft else c.rjust(w)
+                     for c, w, lft in zip(r, widths, lefts)).rstrip() for r in rows]
 
 
 def ruled(head: Sequence[Sequence[str]], body: Sequence[Sequence[str]],
-          left: int = 1) -> list[str]:
+          left: int = 1, last_left: bool = False) -> list[str]:
     """Header rows, a rule of dashes, then the body, aligned together."""
     widths = [max(len(r[i]) for r in [*head, *body]) for i in range(len(head[0]))]
-    lines = aligned([*head, *body], left)
+    lines = aligned([*head, *body], left, last_left)
     return [*lines[:len(head)], GAP.join("-" * w for w in widths), *lines[len(head):]]
 
 
@@ -67,6 +69,21 @@ def _wrap(lines: list[str], width: int | None, indent: str = "") -> list[str]:
     return out
 
 
+def _blocks(head: Sequence[str], body: Sequence[Sequence[str]], width: int | None, left: int,
+            last_left: bool = False) -> list[str]:
+    """A ruled table whose columns after the first ``left`` wrap into blocks that fit
+    ``width``; ``last_left``: the last column (words) is left-aligned."""
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    out: list[str] = []
+    for n, block in enumerate(column_blocks(widths, width, fixed=left)):
+        keep = [*range(left), *block]
+        words = last_left and keep[-1] == len(head) - 1  # result words read left to right
+        out += [""] * (n > 0) + ruled([[head[i] for i in keep]],
+                                      [[r[i] for i in keep] for r in body], left=left,
+                                      last_left=words)
+    return out
+
+
 def render_table(record: Mapping[str, Any], decimals: int | None,
                  width: int | None = None) -> str:
     grid = Grid(record, decimals)
@@ -90,19 +107,12 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
     if sig:
         tests = _tests_block.rows(sig)
         if tests:
-            head = _tests_block.header(sig)
-            name = sig.adjusted_name
-            explained = len(sig.methods) > 1 or name is not None
-            heading = f"{_tests_block.TITLE} (p boot: paired bootstrap, p AR: approximate " \
-                f"randomization{f', {name}: the adjusted p' if name else ''}):" if explained \
-                else f"{_tests_block.TITLE}:"
-            out += ["", *_wrap([heading], width)]
-            widths = [max(len(r[i]) for r in [head, *tests]) for i in range(len(head))]
-            for n, block in enumerate(column_blocks(widths, width, fixed=3)):
-                keep = [0, 1, 2, *block]
-                out += [""] * (n > 0) + ruled([[head[i] for i in keep]],
-                                              [[r[i] for i in keep] for r in tests], left=3)
-        out += ["", *_wrap(sig.legend(), width)]
+            out += ["", *_wrap([_tests_block.heading(sig)], width)]
+            out += _blocks(_tests_block.header(sig), tests, width, left=3, last_left=True)
+        for caption, head, body in _ranking_block.tables(sig):
+            out += ["", *_wrap([caption], width)]
+            out += _blocks(head, body, width, left=2)
+        out += ["", *_wrap(legend(sig), width)]
     from evalfw.reports import _meta_text
 
     out += _meta_text.render(record, width)

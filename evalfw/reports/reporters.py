@@ -9,7 +9,7 @@ every result at full precision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalfw.limits import LIMITS
@@ -70,11 +70,55 @@ class JsonReporter(Reporter):
 CSV_FIELDS = ("test_set", "system", "metric", "level", "score", "score_scale", "bp", "ratio",
               "hyp_len", "ref_len", "precisions", "counts", "totals", "n", "min", "max",
               "flagged", "flagged_lines")
+#: with a significance analysis, per corpus row: the system's own interval, its paired
+#: difference from the baseline with the difference's interval (unadjusted), the marking
+#: test's p-values, minimum detectable difference and result, and the secondary test's
+CSV_SIGNIFICANCE = ("ci_level", "ci_lower", "ci_upper", "delta", "delta_lower", "delta_upper",
+                    "delta_interval", "test", "resampled", "p_value", "p_adjusted",
+                    "correction", "mdd", "result", "secondary_test", "secondary_p_value",
+                    "secondary_p_adjusted")
+
+
+def _csv_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return " ".join(repr(x) for x in value)
+    if isinstance(value, float):
+        return repr(value)
+    return "" if value is None else value
+
+
+def _significance_fields(sig: Any, r: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`CSV_SIGNIFICANCE` values of result row ``r`` (empty when not analysed)."""
+    table = sig.tables.get((r["test_set"], r["metric"]))
+    if table is None or r["level"] != "corpus":
+        return {}
+    interval = next((i for i in table["intervals"] if i["system"] == r["system"]), None)
+    out: dict[str, Any] = {}
+    if interval is not None:
+        out.update(ci_level=sig.level, ci_lower=interval["lower"], ci_upper=interval["upper"])
+    comp = sig.comparison(r["system"], r["test_set"], r["metric"], sig.method)
+    if comp is None:
+        return out
+    out.update(delta=comp["delta"], delta_lower=comp.get("delta_lower"),
+               delta_upper=comp.get("delta_upper"),
+               delta_interval="unadjusted" if comp.get("delta_lower") is not None else None,
+               test=sig.method, resampled=sig.unit(table, sig.method),
+               p_value=comp["p_value"], p_adjusted=comp.get("p_adjusted"),
+               correction=sig.correction, mdd=sig.mdd(comp),
+               result=sig.verdict(comp, r["metric"]))
+    if sig.secondary is not None:
+        other = sig.comparison(r["system"], r["test_set"], r["metric"], sig.secondary)
+        if other is not None:
+            out.update(secondary_test=sig.secondary, secondary_p_value=other["p_value"],
+                       secondary_p_adjusted=other.get("p_adjusted"))
+    return out
 
 
 class CsvReporter(Reporter):
     name = "csv"
-    description = "one row per test set x system x metric x level, full precision"
+    description = ("one row per test set x system x metric x level, full precision; with a "
+                   "significance analysis also the interval, the paired difference from the "
+                   "baseline with its interval, p-values and the result")
     extension = "csv"
 
     def render(self, record: Mapping[str, Any]) -> str:
@@ -82,18 +126,20 @@ class CsvReporter(Reporter):
         import io
 
         from evalfw.reports import _checks
+        from evalfw.reports._cells import Significance
 
+        sig = Significance(record)
+        fields = CSV_FIELDS + (CSV_SIGNIFICANCE if sig else ())
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(CSV_FIELDS)
+        writer.writerow(fields)
         for r in record["results"]:
             flags = _checks.system_flags(record, r["test_set"], r["system"])
-            r = {**r, "flagged_lines": _checks.flags_text(flags),
-                 "flagged": len(set().union(*flags.values())) if flags else ""}
-            writer.writerow([
-                " ".join(repr(x) for x in r[k]) if isinstance(r.get(k), list)
-                else (repr(r[k]) if isinstance(r.get(k), float) else r.get(k, ""))
-                for k in CSV_FIELDS])
+            row = {**r, "flagged_lines": _checks.flags_text(flags),
+                   "flagged": len(set().union(*flags.values())) if flags else ""}
+            if sig:
+                row.update(_significance_fields(sig, r))
+            writer.writerow([_csv_value(row.get(k)) for k in fields])
         return buf.getvalue()
 
 
@@ -148,26 +194,38 @@ class MarkdownReporter(Reporter):
                                                           grid.columns)]) + " |")
         sig = grid.significance
         if sig:
-            from evalfw.reports import _tests_block
+            from evalfw.reports import _ranking_block, _tests_block
 
             tests = _tests_block.rows(sig)
             head = _tests_block.header(sig)
             if tests:
-                out += ["", f"{_tests_block.TITLE}:", "",
-                        "| " + " | ".join(md_escape(h) for h in head) + " |",
-                        "|:---|:---|:---|" + "---:|" * (len(head) - 3),
-                        *("| " + " | ".join(md_escape(c) for c in row) + " |" for row in tests)]
-            out += ["", *(md_escape(x, line=True) for x in sig.legend())]
+                out += ["", md_escape(_tests_block.heading(sig), line=True), "",
+                        *_md_table(head, tests, 3, last_left=True)]
+            for caption, head, body in _ranking_block.tables(sig):
+                out += ["", md_escape(caption, line=True), "", *_md_table(head, body, 2)]
+            from evalfw.reports._legend import legend
+
+            out += ["", *(md_escape(x, line=True) for x in legend(sig))]
         from evalfw.reports import _checks
 
-        legend = _checks.legend(record)
-        if legend:
-            out += ["", md_escape(legend, line=True)]
+        checks = _checks.legend(record)
+        if checks:
+            out += ["", md_escape(checks, line=True)]
         flagged = _checks.flagged_rows(record)
         if flagged:
-            out += ["", "| Test set | System | Flagged segments |", "|:---|:---|:---|",
-                    *("| " + " | ".join(md_escape(c) for c in row) + " |" for row in flagged)]
+            out += ["", *_md_table(("Test set", "System", "Flagged segments"), flagged, 3)]
         return "\n".join(out) + "\n"
+
+
+def _md_table(head: Sequence[str], body: Sequence[Sequence[str]], left: int,
+              last_left: bool = False) -> list[str]:
+    """A Markdown table: the first ``left`` columns (and the last, with ``last_left``)
+    left-aligned, the others right-aligned; every cell escaped."""
+    rule = ["---" if i < left or (last_left and i == len(head) - 1) else "---:"
+            for i in range(len(head))]
+    rule = [(":" + r) if r == "---" else r for r in rule]
+    return ["| " + " | ".join(md_escape(h) for h in head) + " |", "|" + "|".join(rule) + "|",
+            *("| " + " | ".join(md_escape(c) for c in row) + " |" for row in body)]
 
 
 class LatexReporter(Reporter):
@@ -200,14 +258,56 @@ class LatexReporter(Reporter):
         from evalfw.reports._grid import title
 
         # the caption carries the legend, so the table explains itself where it is pasted
-        from evalfw.reports._checks import legend
+        from evalfw.reports._checks import legend as checks_legend
+        from evalfw.reports._legend import legend
 
-        checks = legend(record)
+        checks = checks_legend(record)
         caption = [f"Results of {latex_escape(title(record))}.",
-                   *grid.significance.legend(latex=True),
+                   *legend(grid.significance, latex=True),
                    *([latex_escape(checks)] if checks else [])]
         out += ["\\caption{" + " ".join(caption) + "}", "\\end{table}"]
+        if grid.significance:
+            out += _latex_deltas(grid, title(record))
         return "\n".join(out) + "\n"
+
+
+def _latex_deltas(grid: Grid, name: str) -> list[str]:
+    """A second float: each system's paired difference from the baseline with its interval
+    and the marking test's mark, in the results table's columns."""
+    sig = grid.significance
+    columns = [c for c in grid.columns if c.level == "corpus" and sig.tables.get(
+        (c.test_set, c.metric))]
+    if not columns:
+        return []
+    out = ["", "\\begin{table}[t]", "\\centering",
+           f"\\begin{{tabular}}{{l{'r' * len(columns)}}}", "\\toprule",
+           " & ".join(["System", *(latex_escape(f"{c.test_set} {c.label}") for c in columns)])
+           + " \\\\", "\\midrule"]
+    for system in grid.systems:
+        cells = []
+        for col in columns:
+            table = sig.tables[(col.test_set, col.metric)]
+            places = sig.places(col.metric)
+            comp = sig.comparison(system, col.test_set, col.metric, sig.method)
+            if system == table["baseline"]:
+                cells.append("---")
+            elif comp is None:
+                cells.append("-")
+            else:
+                cell = sig.cell(system, col.test_set, col.metric)
+                span = "" if comp.get("delta_lower") is None else (
+                    f" {{\\small[{comp['delta_lower']:+.{places}f}, "
+                    f"{comp['delta_upper']:+.{places}f}]}}")
+                mark = sig.marker_text(cell, latex=True) if cell is not None else ""
+                cells.append(f"${comp['delta']:+.{places}f}${span}{mark}")
+        out.append(" & ".join([latex_escape(system), *cells]) + " \\\\")
+    baseline = latex_escape(str(sig.settings.get("baseline")))
+    caption = (f"Paired differences from the baseline {baseline} "
+               f"in {latex_escape(name)} (system $-$ baseline), with their "
+               f"{latex_escape(sig.level_text)} bootstrap intervals, unadjusted for multiple "
+               "comparisons; marks as in the results table.")
+    out += ["\\bottomrule", "\\end{tabular}", "\\caption{" + caption + "}", "\\end{table}"]
+    return out
 
 
 class HtmlReporter(Reporter):

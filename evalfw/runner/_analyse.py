@@ -21,8 +21,8 @@ adjusted within each family: by default the comparisons of one table (one test s
 metric x one test method), or ``family: test_set`` / ``run`` (:mod:`evalfw.runner._families`).
 The all-pairs tests and the bucket tests are families of their own, so asking for them never
 changes the main table's markers. Each table records its families and their sizes; the
-section's ``power`` says, per kind of test and method, the smallest p-value the resamples
-allow in the largest family, and ``power_warning`` says so in words when that cannot reach
+section's ``resolution`` says, per kind of test and method, the smallest p-value the resamples
+allow in the largest family, and ``resolution_warning`` says so in words when that cannot reach
 alpha (given on stderr before resampling: :func:`planned_warning`). The seed is the config's
 seed and is recorded, so ``evalfw verify`` reproduces every number. Drill-down texts and
 sentence exports are :mod:`evalfw.runner._drilldown`.
@@ -38,9 +38,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from evalfw.analysis.sacrebleu_mode import SACREBLEU_BOOTSTRAP
+from evalfw.analysis.units import Units
 from evalfw.errors import ConfigError, EvalfwError, suggest
+from evalfw.io.labels import read_labels
 from evalfw.runner import _families, _side_by_side as side_by_side
 from evalfw.runner._evaluate import build_metrics
+from evalfw.runner._ranking import ranking
 from evalfw.runner._settings import Plan, Settings
 from evalfw.runner._table import analyse_table, bucket_tests, table_parts
 from evalfw.runner.progress import StageWork
@@ -51,8 +55,8 @@ if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
     from evalfw.runner._evaluate import Evaluation, Progress
 
-__all__ = ["analyse", "Analysing", "Analysis", "analyse_table", "Plan", "planned_warning",
-           "prepare", "Settings", "with_files"]
+__all__ = ["analyse", "Analysing", "Analysis", "analyse_table", "mode_warning", "Plan",
+           "planned_warning", "prepare", "Settings", "with_files"]
 
 
 def _where(cfg: ExperimentConfig, key: str) -> str:
@@ -87,6 +91,13 @@ def prepare(cfg: ExperimentConfig, host: PluginHost) -> Plan | None:
             bucketer = host.component("bucketer", name, choice)
         except EvalfwError as exc:
             raise type(exc)(f"{_where(cfg, 'buckets')}: {exc}") from exc
+        if bucketer.reads_labels and cfg.bucket_labels is None:
+            bare = [ts.name for ts in cfg.test_sets if ts.documents is None]
+            if bare:
+                raise ConfigError(
+                    f"{_where(cfg, 'buckets')}: bucketer '{name}' reads its column from each "
+                    f"test set's documents file, and test set '{bare[0]}' names none; add "
+                    "documents: FILE to it, or give the labels as buckets.file")
     return Plan(s, metrics, bucketer, cfg.seed)
 
 
@@ -101,6 +112,11 @@ def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
         raise ConfigError(f"{_where(cfg, 'mode')}: sacreBLEU's paired tests treat seed 0 as "
                           "'unseeded', so the numbers could not be verified; choose a "
                           "non-zero seed")
+    named = [ts.name for ts in cfg.test_sets if ts.documents is not None]
+    if named:
+        raise ConfigError(f"{_where(cfg, 'mode')}: mode sacrebleu resamples segments, as "
+                          f"sacreBLEU does, but test set '{named[0]}' names its documents; use "
+                          "mode default, which resamples whole documents, or remove documents:")
     for ts in cfg.test_sets:
         built = build_metrics(cfg, host, ts)
         for name in metrics:
@@ -109,6 +125,16 @@ def _check_sacrebleu_mode(cfg: ExperimentConfig, host: PluginHost, s: Settings,
             except ConfigError as exc:
                 raise ConfigError(f"{_where(cfg, 'mode')}: metric '{name}': {exc}; or list "
                                   "the metrics to analyse in significance.metrics") from None
+
+
+def _units(ts: TestSetConfig, ev: Evaluation, s: Settings) -> Units | None:
+    """The documents (and strata) of ``ts`` as resampling units (None: none named)."""
+    table = ev.documents.get(ts.name)
+    if table is None or s.mode != "default":
+        return None
+    where = f"{table.path} (the documents of test set '{ts.name}')"
+    strata = table.column(ts.strata, where) if ts.strata is not None else None
+    return Units.from_ids(table.column(None, where), strata, s.ar_unit, where)
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -149,6 +175,8 @@ class Analysing:
 
         s = self.plan.settings
         lengths = functools.cache(lambda: drilldown.text_lengths(ts, ev, s.baseline))
+        units = _units(ts, ev, s)
+        labels = self._labels(ts, ev)
         for label in self.plan.metrics:
             metric, stats = ev.metrics[(ts.name, label)], ev.statistics(ts.name, label)
             if metric.score_scale is None and self.tables.pool is not None:
@@ -156,13 +184,33 @@ class Analysing:
                 # perhaps while a table's thread pickles it: the table gets its own (the
                 # analysis does not read the scale)
                 metric = copy.copy(metric)
+            reference = functools.cache(functools.partial(drilldown.reference_lengths, ts, ev,
+                                                          metric))
             if self.plan.bucketer is not None:
                 self.counts[(ts.name, label)] = bucket_tests(self.plan, metric, stats, label,
-                                                             lengths)
+                                                             lengths, labels, reference)
             self.tables.submit(side_by_side.named(
                 functools.partial(analyse_table, self.plan, metric, stats, ts.name, label,
-                                  self.work, lengths),
+                                  self.work, lengths, units=units, labels=labels,
+                                  reference=reference, strata=ts.strata),
                 f"the significance table of test set '{ts.name}', metric '{label}'"))
+
+    def _labels(self, ts: TestSetConfig, ev: Evaluation) -> Callable[[], list[str]] | None:
+        """The per-segment labels of a label bucketer on ``ts``: a column of
+        ``buckets.file`` (read here, recorded as an input) or of the test set's documents."""
+        bucketer = self.plan.bucketer
+        if bucketer is None or not bucketer.reads_labels:
+            return None
+        column = str(bucketer.options["column"])
+        what = f"the bucket labels of test set '{ts.name}'"
+        table = ev.documents.get(ts.name)
+        if self.cfg.bucket_labels is not None:
+            segments = next(t["segments"] for t in ev.test_sets if t["name"] == ts.name)
+            table = read_labels(self.cfg.bucket_labels, segments, what)
+            ev.inputs.append({**table.facts(), "role": "labels", "test_set": ts.name})
+        assert table is not None  # prepare() checked that every test set has one
+        values = table.column(column, what)
+        return lambda: values
 
     @property
     def started(self) -> int:
@@ -197,16 +245,23 @@ class Analysing:
                     drilldown.worst_segments, ev, cfg, s.baseline,
                     drilldown.drilldown_metric(cfg, s.drilldown_metric), s.worst_segments)
                 results = self.tables.results()
-                _families.correct(results, s.correction, s.family)
+                _families.correct(results, s.correction, s.family, s.alpha)
+                for table in results:
+                    if "ranks" in table:
+                        metric = ev.metrics[(table["test_set"], table["metric"])]
+                        table["ranking"] = ranking(table, s, bool(metric.higher_is_better))
                 plan.tables = results
                 files, exports = exported.result()
                 worst = worst_rows.result()
         limits = _families.limits(results, s)
         section = {"settings": s.to_json(), "seed": plan.seed, "tables": results,
-                   "power": limits, "drilldown": worst, "exports": exports}
+                   "resolution": limits, "drilldown": worst, "exports": exports}
         text = _families.warning(limits)
         if text and s.mode != "sacrebleu":  # sacreBLEU mode: the warning goes to stderr only
-            section["power_warning"] = text
+            section["resolution_warning"] = text
+        costly = mode_warning(plan)
+        if costly:
+            section["sacrebleu_warning"] = costly
         return Analysis(section, files)
 
     def __enter__(self) -> Analysing:
@@ -233,6 +288,13 @@ def planned_warning(plan: Plan, cfg: ExperimentConfig) -> str | None:
     """Before scoring: the warning when the comparisons (or all pairs) the config asks for
     cannot reach alpha with its resamples and trials (None when they can)."""
     return _families.warning(_families.planned_limits(cfg, plan.settings, plan.metrics))
+
+
+def mode_warning(plan: Plan) -> str | None:
+    """The run's one line about its test when the test is known to find differences too
+    often (sacreBLEU's paired bootstrap in mode sacrebleu), else None."""
+    s = plan.settings
+    return SACREBLEU_BOOTSTRAP if s.mode == "sacrebleu" and "bootstrap" in s.methods else None
 
 
 def with_files(render: Callable[[Mapping[str, Any]], Mapping[str, str]],

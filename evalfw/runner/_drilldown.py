@@ -30,7 +30,7 @@ import numpy as np
 from evalfw.analysis import export
 from evalfw.errors import InputError
 from evalfw.io.text import read_segments
-from evalfw.metrics.base import SegmentLengths
+from evalfw.metrics.base import SegmentContext, SegmentLengths
 from evalfw.tokenizers.base import Tokenizer
 
 if TYPE_CHECKING:
@@ -77,6 +77,23 @@ def text_lengths(ts: TestSetConfig, ev: Evaluation, baseline: str) -> SegmentLen
     kept = ev.segment_numbers(ts.name, len(ref))  # the segments the statistics are of
     return SegmentLengths(np.array([len(hyp[i].split()) for i in kept], dtype=np.int64),
                           np.array([len(ref[i].split()) for i in kept], dtype=np.int64))
+
+
+def reference_lengths(ts: TestSetConfig, ev: Evaluation, metric: Metric) -> np.ndarray:
+    """The first reference's length per segment in ``metric``'s unit: the hypothesis length
+    the metric measures when the first reference is scored as a hypothesis (BLEU's tokens,
+    chrF's characters); whitespace words for a metric that reports no hypothesis lengths.
+    Buckets by reference length use it when the metric's own reference lengths depend on
+    the system (several references)."""
+    recorded = _recorded(ts, ev)
+    refs = [_lines(p, recorded) for p in ts.references]
+    context = SegmentContext(test_set=ts.name, system="reference 1", langs=ts.langs,
+                             source=None, scores={})
+    stats = metric.statistics_of(refs[0], metric.prepare_references(refs), context)
+    found = metric.lengths(stats)
+    if found is not None and found.hypothesis is not None:
+        return np.asarray(found.hypothesis, dtype=np.int64)
+    return np.array([len(r.split()) for r in refs[0]], dtype=np.int64)
 
 
 def drilldown_metric(cfg: ExperimentConfig, chosen: str | None) -> str:

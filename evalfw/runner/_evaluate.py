@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import ConfigError, InputError
+from evalfw.io.labels import LabelTable, read_labels
 from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
@@ -65,6 +66,8 @@ class Evaluation:
     flags: list[dict[str, Any]] = field(default_factory=list)
     #: test set -> what its conclusions are drawn from (``on_flag`` applied to its flags)
     conclusions: dict[str, Conclusions] = field(default_factory=dict)
+    #: test set -> its documents file as read (test sets that name one)
+    documents: dict[str, LabelTable] = field(default_factory=dict)
     #: the record's judgements section (human scores of the test sets)
     judgements: list[dict[str, Any]] = field(default_factory=list)
     #: the texts of test sets built from MQM files: test set -> role -> lines
@@ -213,19 +216,29 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
             if j.segments is not None:
                 entry["segments"] = ev.add_judgement(judgement_rows(j.segments[entry["system"]]))
         ev.judgements.append(j.entry)
-    record_entry: dict[str, Any] = {
+    extra: dict[str, Any] = {}
+    if ts.documents is not None:
+        what = f"the documents of test set '{ts.name}'"
+        table = read_labels(ts.documents, segments, what)
+        table.column(None, what)  # a document id per segment, checked before any scoring
+        if ts.strata is not None:
+            table.column(ts.strata, f"the strata of test set '{ts.name}'")
+        ev.documents[ts.name] = table
+        ev.inputs.append({**table.facts(), "role": "documents", "test_set": ts.name})
+        extra = {"documents": table.path,
+                 **({"strata": ts.strata} if ts.strata is not None else {})}
+    if ts.mqm is not None and segment_ids is not None:
+        extra["mqm"] = {"file": mqm.read.path if mqm else str(ts.mqm.file),
+                        "reference": ts.mqm.reference, "segment_ids": id_ranges(segment_ids)}
+    if ts.human_systems:
+        extra["human_systems"] = list(ts.human_systems)
+    ev.test_sets.append({
         "name": ts.name, "langs": ts.langs, "segments": segments,
         "source": source.path if source else None, "references": [f.path for f in refs],
         "systems": [{"name": n, "path": f.path} for n, f in zip(names, systems)],
         **({"tokenizer": ts.tokenizer} if ts.tokenizer is not None else {}),
-    }
-    if ts.mqm is not None and segment_ids is not None:
-        record_entry["mqm"] = {"file": mqm.read.path if mqm else str(ts.mqm.file),
-                               "reference": ts.mqm.reference,
-                               "segment_ids": id_ranges(segment_ids)}
-    if ts.human_systems:
-        record_entry["human_systems"] = list(ts.human_systems)
-    ev.test_sets.append(record_entry)
+        **extra,
+    })
     return TestSetInputs(refs, systems, source, scores, judged, names)
 
 

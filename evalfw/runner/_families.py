@@ -12,7 +12,7 @@ so pooling them would count each twice). Within that, ``significance.family`` de
 :func:`correct` fills ``p_adjusted`` and writes each table's families (kind, method,
 family, correction, size) into it; :func:`planned_limits` predicts the families from the
 config before anything is resampled, so :func:`warning` can say at once when the resamples
-cannot reach alpha (:mod:`evalfw.analysis.power`); :func:`limits` gives the same facts from
+cannot reach alpha (:mod:`evalfw.analysis.resolution`); :func:`limits` gives the same facts from
 the families as run, for the record.
 """
 
@@ -22,7 +22,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from math import comb
 from typing import TYPE_CHECKING, Any
 
-from evalfw.analysis.power import PowerLimit, describe, power_limit
+from evalfw.analysis.power import detectable
+from evalfw.analysis.resolution import Resolution, describe, p_value_resolution
 from evalfw.analysis.results import adjust
 
 if TYPE_CHECKING:
@@ -58,9 +59,13 @@ def _tests(table: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
             yield "buckets", c
 
 
-def correct(tables: Sequence[dict[str, Any]], correction: str, family: str) -> None:
-    """Adjust every family's p-values by ``correction`` (``p_adjusted``, in place) and store
-    each table's ``families``: for every kind and method it has, the family and its size."""
+def correct(tables: Sequence[dict[str, Any]], correction: str, family: str,
+            alpha: float = 0.05) -> None:
+    """Adjust every family's p-values by ``correction`` (``p_adjusted``, in place), give each
+    test with a standard error its minimum detectable difference at 80 % power (``mdd``: at
+    ``alpha``; ``mdd_adjusted``: at ``alpha / m`` in a corrected family of ``m``, the
+    threshold its smallest p-value must pass) and store each table's ``families``: for every
+    kind and method it has, the family and its size."""
     groups: dict[Key, list[dict[str, Any]]] = {}
     for table in tables:
         for kind, c in _tests(table):
@@ -70,6 +75,11 @@ def correct(tables: Sequence[dict[str, Any]], correction: str, family: str) -> N
         adjusted = adjust([c["p_value"] for c in items], correction)
         for c, value in zip(items, adjusted or ()):
             c["p_adjusted"] = value
+        for c in items:
+            se = c.get("se")
+            c["mdd"] = None if se is None else detectable(se, alpha)
+            c["mdd_adjusted"] = None if se is None or adjusted is None else \
+                detectable(se, alpha, tests=len(items))
     for table in tables:
         present = dict.fromkeys((kind, c["method"]) for kind, c in _tests(table))
         table["families"] = [
@@ -82,7 +92,7 @@ def correct(tables: Sequence[dict[str, Any]], correction: str, family: str) -> N
 def _limits(sizes: Mapping[tuple[str, str], int], s: Settings) -> list[dict[str, Any]]:
     """One entry per (kind, method): the limit in its largest family."""
     return [{"kind": kind, "family": s.family,
-             **power_limit(method, s.trials(method), size, s.correction, s.alpha).to_json()}
+             **p_value_resolution(method, s.trials(method), size, s.correction, s.alpha).to_json()}
             for (kind, method), size in sizes.items()]
 
 
@@ -110,7 +120,7 @@ def planned_limits(cfg: ExperimentConfig, s: Settings, metrics: Sequence[str],
     for ts in cfg.test_sets:
         for metric in metrics:
             if buckets is not None:
-                add("buckets", s.methods[0], ts.name, metric, buckets.get((ts.name, metric), 0))
+                add("buckets", s.marking, ts.name, metric, buckets.get((ts.name, metric), 0))
                 continue
             for method in s.methods:
                 add("comparisons", method, ts.name, metric, len(ts.systems) - 1)
@@ -133,7 +143,7 @@ def warning(entries: Sequence[Mapping[str, Any]],
     (``setting``: where to ask for them, per method, ``{}`` standing for the number)."""
     parts = []
     for e in entries:
-        limit = PowerLimit(**{k: e[k] for k in PowerLimit.__dataclass_fields__})
+        limit = Resolution(**{k: e[k] for k in Resolution.__dataclass_fields__})
         if limit.reachable:
             continue
         what = {"comparisons": "", "pairs": "all-pairs tests: ",

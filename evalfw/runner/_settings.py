@@ -31,6 +31,9 @@ class Settings:
 
     baseline: str
     method: str = "bootstrap"
+    primary: str = "bootstrap"
+    ar_unit: str = "segment"
+    min_bucket_size: int = 30
     samples: int = 1000
     ar_trials: int = 10000
     confidence: float = 0.95
@@ -57,8 +60,13 @@ class Settings:
 
     @property
     def methods(self) -> tuple[str, ...]:
-        """Test methods to run; the first one decides the table markers."""
+        """Test methods to run, in the order they run (bootstrap first)."""
         return ("bootstrap", "ar") if self.method == "both" else (self.method,)
+
+    @property
+    def marking(self) -> str:
+        """The test whose p-values carry the marks: the only one, or ``primary`` of both."""
+        return self.primary if self.method == "both" else self.method
 
     def trials(self, method: str) -> int:
         return self.samples if method == "bootstrap" else self.ar_trials

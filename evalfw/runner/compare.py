@@ -16,8 +16,16 @@ x metric (``family: table``; or ``test_set``, or ``run``: every compared cell). 
 *regression* is a significant difference (p <= alpha, adjusted unless ``correction`` is
 ``none``) with B worse than A in the metric's direction (a lower BLEU, a higher TER);
 :func:`check` raises :class:`~evalfw.errors.RegressionDetected` (exit status 1) when there is
-one. When the samples cannot reach alpha in the largest family, the result's
-``power_warning`` says so (:mod:`evalfw.analysis.power`).
+one. A difference that is not significant is *inconclusive*, not "no change": the test may
+have been unable to see it.
+
+With a ``margin`` (in the metric's units) the question becomes non-inferiority: "did B lose
+more than ``margin``?". Each row gets the one-sided bootstrap bound of B - A towards a
+regression at level ``1 - alpha / m`` (Bonferroni over a family of ``m``; ``1 - alpha``
+without a correction), and "no regression larger than X" only when that bound stays within
+the margin; otherwise a regression larger than the margin is not excluded, and that is what
+fails the check. When the samples cannot reach alpha in the largest family, the result's
+``resolution_warning`` says so (:mod:`evalfw.analysis.resolution`).
 """
 
 from __future__ import annotations
@@ -28,8 +36,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.analysis import significance as sig
-from evalfw.analysis.power import power_limit
-from evalfw.analysis.results import METHODS, adjust
+from evalfw.analysis.resolution import p_value_resolution
+from evalfw.analysis.results import METHODS, ComparisonResult, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
 from evalfw.runner._conclusions import Conclusions
 from evalfw.runner._families import family_key, warning
@@ -55,12 +63,16 @@ class Comparison:
 
     @property
     def regressions(self) -> list[dict[str, Any]]:
+        """Significant regressions; with a margin, the rows whose regression beyond it is not
+        excluded."""
+        if self.settings.get("margin") is not None:
+            return [r for r in self.rows if r["margin_verdict"].startswith("a regression")]
         return [r for r in self.rows if r["verdict"] == "regression"]
 
     @property
-    def power_warning(self) -> str | None:
+    def resolution_warning(self) -> str | None:
         """Why no difference can be significant with these samples (None when one can)."""
-        power = self.settings.get("power")
+        power = self.settings.get("resolution")
         return warning([power], dict.fromkeys(METHODS, "--samples {}")) if power else None
 
     def to_json(self) -> dict[str, Any]:
@@ -68,9 +80,9 @@ class Comparison:
             return {"experiment": run.record["experiment"], "version": run.record["version"],
                     "path": str(run.path)}
 
-        warning = self.power_warning
+        warning = self.resolution_warning
         return {"run_a": who(self.run_a), "run_b": who(self.run_b), **self.settings,
-                **({"power_warning": warning} if warning else {}),
+                **({"resolution_warning": warning} if warning else {}),
                 "comparisons": self.rows, "unmatched_systems": self.unmatched,
                 "regressions": len(self.regressions),
                 "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
@@ -148,9 +160,17 @@ def _stats(run: StoredRun, arrays: Mapping[str, Any], test_set: str, label: str,
 def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                  metric: str | None = None, alpha: float = 0.05, method: str = "bootstrap",
                  samples: int | None = None, seed: int | None = None,
-                 correction: str = "holm", family: str = "table") -> Comparison:
-    """Test every common system of B against the same system of A (see module docstring)."""
+                 correction: str = "holm", family: str = "table",
+                 margin: float | None = None) -> Comparison:
+    """Test every common system of B against the same system of A (see module docstring);
+    with ``margin`` (in the metric's units), a non-inferiority check instead."""
     a, b = run_a.record, run_b.record
+    if margin is not None and method != "bootstrap":
+        raise EvalfwError("--margin bounds the difference by the paired bootstrap's "
+                          "interval; drop --method ar")
+    if margin is not None and not margin > 0:
+        raise EvalfwError(f"--margin must be a positive difference in the metric's units, "
+                          f"got {margin!r}")
     metrics = _metrics(a, b, metric)
     problems = differences(a, b, metrics)
     if problems:
@@ -160,13 +180,73 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
     n = samples or sig.DEFAULT_N[method]
     result = Comparison(run_a, run_b, {"metric": metric, "alpha": alpha, "method": method,
                                        "samples": n, "seed": seed, "correction": correction,
-                                       "family": family})
+                                       "family": family, "margin": margin})
+    cells = _cells(run_a, run_b, host, metrics, result)
+    if not cells:
+        raise EvalfwError("the runs have no system in common (systems are matched by name): "
+                          + "; ".join(result.unmatched))
+    keys = [family_key(family, "comparisons", method, c.test_set, c.label) for c in cells]
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    comps = []
+    for cell, key in zip(cells, keys):
+        size = len(groups[key])
+        # with a margin: the one-sided bound at 1 - alpha / m (Bonferroni; none: 1 - alpha)
+        # is an end of the two-sided interval at 1 - 2 alpha / m
+        level = 1 - 2 * alpha / (size if correction != "none" else 1) if margin else 0.95
+        with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
+            warnings.simplefilter("ignore", UserWarning)
+            out = sig.paired_analysis({"A": cell.a, "B": cell.b}, "A", cell.metric, method, n,
+                                      seed, "default", level)
+        comps.append((out.comparisons[0], level))
+    adjusted: list[float | None] = [None] * len(comps)
+    for members in groups.values():
+        for i, value in zip(members, adjust([comps[i][0].p_value for i in members], correction)
+                            or ()):
+            adjusted[i] = value
+    for cell, (c, level), p_adj, key in zip(cells, comps, adjusted, keys):
+        row = {"test_set": cell.test_set, "metric": cell.label, "system": cell.system,
+               "score_a": c.baseline_score, "score_b": c.score, "delta": c.delta,
+               "p_value": c.p_value, "p_adjusted": p_adj, "family_size": len(groups[key]),
+               "delta_lower": c.delta_lower, "delta_upper": c.delta_upper,
+               "score_scale": cell.scale, "higher_is_better": cell.higher,
+               "verdict": _verdict(c, p_adj, alpha, cell.higher)}
+        if margin is not None:
+            row.update(_margin(c, level, margin, cell.higher))
+        result.rows.append(row)
+    largest = max(len(members) for members in groups.values())
+    result.settings["resolution"] = {
+        "kind": "comparisons", "family": family,
+        **p_value_resolution(method, n, largest, correction, alpha).to_json()}
+    return result
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """One system of one test set x metric, in both runs."""
+
+    test_set: str
+    label: str
+    system: str
+    metric: Metric
+    a: np.ndarray
+    b: np.ndarray
+    scale: float
+    higher: bool
+
+
+def _cells(run_a: StoredRun, run_b: StoredRun, host: PluginHost, metrics: Sequence[str],
+           result: Comparison) -> list[_Cell]:
+    """Every common system of every test set x metric, its stored statistics checked to
+    score as recorded, with each run's ``on_flag`` applied (the systems of one run only go to
+    ``result.unmatched``)."""
     arrays_a, arrays_b = run_a.segments(), run_b.segments()
-    comps, where = [], []
-    for ts in a["test_sets"]:
+    out = []
+    for ts in run_a.record["test_sets"]:
         for m in metrics:
             metric = recorded_metric(host, run_a, ts["name"], m)
-            recorded_metric(host, run_b, ts["name"], m)  # defined as in A (differences)
+            recorded_metric(host, run_b, ts["name"], m)  # defined as in A
             sa = _stats(run_a, arrays_a, ts["name"], m, metric)
             sb = _stats(run_b, arrays_b, ts["name"], m, metric)
             result.unmatched += [f"{ts['name']}/{m}: {s} only in run {'A' if s in sa else 'B'}"
@@ -174,7 +254,8 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
             scale = metric.resolve_scale([*sa.values(), *sb.values()])
             # each run's on_flag, from the flags its record lists; the tests use the segments
             # neither run left out
-            ca, cb = (Conclusions.of_record(r, ts["name"]) for r in (a, b))
+            ca, cb = (Conclusions.of_record(r, ts["name"]) for r in (run_a.record,
+                                                                      run_b.record))
             kept = ~(ca.dropped(ts["segments"]) | cb.dropped(ts["segments"]))
             for system in [s for s in sa if s in sb]:
                 _check_rescored(metric, ca.statistics(metric, system, sa[system]), run_a,
@@ -183,41 +264,27 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
                                 ts["name"], system, m)
                 rows_a = ca.penalised(metric, system, sa[system])[kept]
                 rows_b = cb.penalised(metric, system, sb[system])[kept]
-                with warnings.catch_warnings():  # NLTK-style zero-count warnings, per resample
-                    warnings.simplefilter("ignore", UserWarning)
-                    out = sig.paired_analysis({"A": rows_a, "B": rows_b}, "A", metric,
-                                              method, n, seed, "default")
-                comps.append(out.comparisons[0])
-                where.append((ts["name"], m, system, scale, bool(metric.higher_is_better)))
-    if not comps:
-        raise EvalfwError("the runs have no system in common (systems are matched by name): "
-                          + "; ".join(result.unmatched))
-    keys = [family_key(family, "comparisons", method, ts_name, m) for ts_name, m, *_ in where]
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for i, key in enumerate(keys):
-        groups.setdefault(key, []).append(i)
-    adjusted: list[float | None] = [None] * len(comps)
-    for members in groups.values():
-        for i, value in zip(members, adjust([comps[i].p_value for i in members], correction)
-                            or ()):
-            adjusted[i] = value
-    for (ts_name, m, system, scale, higher_is_better), c, p_adj, key in zip(
-            where, comps, adjusted, keys):
-        p = c.p_value if p_adj is None else p_adj
-        verdict = "no significant change"
-        if p <= alpha and c.delta != 0:
-            verdict = "improvement" if (c.delta > 0) == higher_is_better else "regression"
-        result.rows.append({"test_set": ts_name, "metric": m, "system": system,
-                            "score_a": c.baseline_score, "score_b": c.score, "delta": c.delta,
-                            "p_value": c.p_value, "p_adjusted": p_adj,
-                            "family_size": len(groups[key]),
-                            "delta_lower": c.delta_lower, "delta_upper": c.delta_upper,
-                            "score_scale": scale, "higher_is_better": higher_is_better,
-                            "verdict": verdict})
-    largest = max(len(members) for members in groups.values())
-    result.settings["power"] = {"kind": "comparisons", "family": family,
-                                **power_limit(method, n, largest, correction, alpha).to_json()}
-    return result
+                out.append(_Cell(ts["name"], m, system, metric, rows_a, rows_b, scale,
+                                 bool(metric.higher_is_better)))
+    return out
+
+
+def _verdict(c: ComparisonResult, p_adj: float | None, alpha: float, higher: bool) -> str:
+    p = c.p_value if p_adj is None else p_adj
+    if p <= alpha and c.delta != 0 and not c.zero_variance:
+        return "improvement" if (c.delta > 0) == higher else "regression"
+    return "inconclusive"
+
+
+def _margin(c: ComparisonResult, level: float, margin: float, higher: bool) -> dict[str, Any]:
+    """Non-inferiority: B's worst plausible change (the one-sided bound of B - A towards a
+    regression) against the margin."""
+    bound = c.delta_lower if higher else c.delta_upper
+    assert bound is not None  # the paired bootstrap always has its interval
+    shown = bound > -margin if higher else bound < margin
+    return {"bound": bound, "bound_level": 1 - (1 - level) / 2,
+            "margin_verdict": f"no regression larger than {margin:g}" if shown else
+            f"a regression larger than {margin:g} is not excluded"}
 
 
 def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set: str,
@@ -238,8 +305,16 @@ def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set:
 
 
 def check(result: Comparison) -> None:
-    """Raise RegressionDetected naming every significant regression."""
+    """Raise RegressionDetected naming every significant regression (with a margin: every
+    regression larger than it that is not excluded)."""
     bad = result.regressions
+    margin = result.settings.get("margin")
+    if bad and margin is not None:
+        listing = "; ".join(f"{r['test_set']}/{r['metric']}/{r['system']} {r['score_a']:.2f} -> "
+                            f"{r['score_b']:.2f} (bound {r['bound']:+.2f})" for r in bad)
+        raise RegressionDetected(f"{len(bad)} regression(s) larger than the margin {margin:g} "
+                                 f"not excluded from A to B at alpha "
+                                 f"{result.settings['alpha']:g}: {listing}")
     if bad:
         listing = "; ".join(f"{r['test_set']}/{r['metric']}/{r['system']} {r['score_a']:.2f} -> "
                             f"{r['score_b']:.2f} (p = {r['p_value']:.4f})" for r in bad)

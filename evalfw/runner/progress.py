@@ -160,19 +160,20 @@ def say(progress: Any, text: str) -> None:
         hook(text)
 
 
-def warn(progress: Any, text: str) -> None:
+def warn(progress: Any, text: str, category: type[Warning] | None = None) -> None:
     """``text`` as a warning of the run: the ``warning`` line of ``progress`` when it has one
-    (the command line's bar or log), else a :class:`~evalfw.errors.PowerWarning` through
-    Python's :mod:`warnings` (a notebook shows it under the cell)."""
+    (the command line's bar or log), else a ``category`` warning (default
+    :class:`~evalfw.errors.ResolutionWarning`) through Python's :mod:`warnings` (a notebook
+    shows it under the cell)."""
     hook = getattr(progress, "warning", None)
     if hook is not None:
         hook(text)
         return
     import warnings
 
-    from evalfw.errors import PowerWarning
+    from evalfw.errors import ResolutionWarning
 
-    warnings.warn(text, PowerWarning, stacklevel=3)
+    warnings.warn(text, category or ResolutionWarning, stacklevel=3)
 
 
 class StagePart:

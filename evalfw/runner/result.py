@@ -39,9 +39,10 @@ __all__ = ["COLUMNS", "load_run", "RunResult"]
 #: the columns of :meth:`RunResult.to_pandas`, in order (the README's Notebooks section says
 #: what each holds)
 COLUMNS = ("test_set", "system", "metric", "level", "bucket", "segments", "score", "ci",
-           "lower", "upper", "baseline", "method", "trials", "delta", "delta_lower",
-           "delta_upper", "p_value", "p_adjusted", "significant", "correction", "family",
-           "family_size", "signature", "flagged", "flagged_lines")
+           "lower", "upper", "baseline", "method", "primary", "unit", "trials", "delta",
+           "delta_lower", "delta_upper", "p_value", "p_adjusted", "significant", "mdd",
+           "result", "correction", "family", "family_size", "signature", "flagged",
+           "flagged_lines")
 
 #: system -> every segment's score of one metric on one test set
 SentenceScores = Callable[[str, str], dict[str, Any]]
@@ -166,7 +167,8 @@ def _tested(row: dict[str, Any], sig: Significance, table: Mapping[str, Any], ki
         out.update({k: interval[k] for k in ("score", "ci", "lower", "upper")})
     family = next((f for f in table.get("families", ())
                    if f["kind"] == kind and f["method"] == method), None)
-    out.update(baseline=table["baseline"], method=method,
+    out.update(baseline=table["baseline"], method=method, primary=method == sig.method,
+               unit=sig.unit(table, method),
                trials=sig.settings.get("samples" if method == "bootstrap" else "ar_trials"),
                correction=sig.correction, family=sig.family,
                family_size=family["size"] if family else None)
@@ -174,21 +176,27 @@ def _tested(row: dict[str, Any], sig: Significance, table: Mapping[str, Any], ki
         out.update({k: comp.get(k) for k in ("delta", "delta_lower", "delta_upper", "p_value",
                                              "p_adjusted")})
         out["significant"] = significant(comp, sig.alpha)
+        out["mdd"] = sig.mdd(comp)
+        out["result"] = sig.verdict(comp, table["metric"], method == sig.method)
     return out
 
 
 def _bucket_rows(sig: Significance, table: Mapping[str, Any],
                  specs: Mapping[tuple[str, str], str]) -> Iterator[dict[str, Any]]:
-    """One row per bucket x system (the bucket tests use the first configured method)."""
-    method = sig.methods[0]
+    """One row per bucket x system (the bucket tests use the marking test); a bucket too
+    small to test has its scores only."""
+    method = sig.method
     for bucket in (table.get("buckets") or {}).get("results", []):
-        for interval in bucket["intervals"]:
+        scores = bucket.get("scores") or {}
+        systems = [i["system"] for i in bucket["intervals"]] or list(scores)
+        for system in systems:
+            interval = _by_system(bucket["intervals"], system)
             row = dict.fromkeys(COLUMNS)
-            row.update(test_set=table["test_set"], system=interval["system"],
+            row.update(test_set=table["test_set"], system=system, score=scores.get(system),
                        metric=table["metric"], level="corpus", bucket=bucket["label"],
                        segments=bucket["segments"],
                        signature=specs.get((table["test_set"], table["metric"])))
-            comp = next((c for c in bucket["comparisons"] if c["system"] == interval["system"]
+            comp = next((c for c in bucket["comparisons"] if c["system"] == system
                          and c["method"] == method), None)
             yield _tested(row, sig, table, "buckets", method, interval, comp)
 

@@ -223,6 +223,11 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         note = significance.planned_warning(plan, cfg) if plan else None
         if note:
             warn(progress, note)
+        costly = significance.mode_warning(plan) if plan else None
+        if costly:
+            from evalfw.errors import AntiConservativeWarning
+
+            warn(progress, costly, AntiConservativeWarning)
         st.detail = (f"{len(cfg.test_sets)} test set(s), {len(cfg.metrics)} metric(s), "
                      f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
         if executor is None:

@@ -38,7 +38,7 @@ class Validation:
     segments: dict[str, int]
     warnings: tuple[DataWarning, ...] = ()
     #: the run's warning when the configured resamples or trials cannot reach alpha
-    power_warning: str | None = None
+    resolution_warning: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": True, "experiment": self.config.experiment,
@@ -47,7 +47,7 @@ class Validation:
                 "segments": dict(self.segments), "checked": list(self.checked),
                 "not_checked": list(self.not_checked),
                 "warnings": [w.to_json() for w in self.warnings],
-                "power_warning": self.power_warning}
+                "resolution_warning": self.resolution_warning}
 
 
 def _plural(n: int, word: str) -> str:

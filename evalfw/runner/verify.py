@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.errors import EvalfwError, InputError, PowerWarning, RecordError
+from evalfw.errors import (AntiConservativeWarning, EvalfwError, InputError, RecordError,
+                           ResolutionWarning)
 from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
@@ -307,6 +308,9 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     if settings and "family" not in settings:
         # written when every correction ran across the whole run: re-run it that way
         overrides.append("significance.family=run")
+    if settings and "min_bucket_size" not in settings:
+        # written when every non-empty bucket was tested: re-run it that way
+        overrides.append("significance.min_bucket_size=1")
     if host is None:
         host = PluginHost.create()
     try:
@@ -321,7 +325,8 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
             # here, serially: where the run's jobs ran changes no number; the run warned
             # already if its resamples could not reach alpha (the record says so)
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PowerWarning)
+                warnings.simplefilter("ignore", ResolutionWarning)
+                warnings.simplefilter("ignore", AntiConservativeWarning)
                 outcome = run_experiment(cfg, host=host, store=False, cache=False,
                                          executor=Serial())
     except RecordError:
@@ -455,13 +460,30 @@ def compare_significance(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
              "settings": {k: v for k, v in b.get("settings", {}).items()
                           if k != "drilldown_metric"}}
     if "family" not in a.get("settings", {}):
-        # written before families and power limits were recorded: the re-run corrected
+        # written before families and resolution limits were recorded: the re-run corrected
         # across the run as that record did, and only what it recorded is compared
         b = {**{k: v for k, v in b.items() if k in a},
              "settings": {k: v for k, v in b.get("settings", {}).items() if k != "family"},
              "tables": [{k: v for k, v in t.items() if k != "families"}
                         for t in b.get("tables") or []]}
+    if "min_bucket_size" not in a.get("settings", {}):
+        # written before units, detectable differences and bucket minimums were recorded:
+        # the numbers it holds are compared, the fields added since are not
+        b = recorded_only(a, b)
     return significance_differences(a, b)
+
+
+def recorded_only(old: Any, new: Any) -> Any:
+    """``new`` without the dictionary keys ``old`` does not have, at every depth (lists of
+    the same length compared item by item); where ``old`` holds None (a number it did not
+    compute, such as the difference's interval of an approximate randomization) ``new``'s
+    value is not compared either."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        return {k: None if old[k] is None else recorded_only(old[k], v)
+                for k, v in new.items() if k in old}
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [recorded_only(a, b) for a, b in zip(old, new)]
+    return new
 
 
 __all__ = [

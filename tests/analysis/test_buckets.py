@@ -9,7 +9,7 @@ import pytest
 
 from evalfw.analysis import bucketed_analysis, confidence_intervals, paired_test  # noqa: E402
 from evalfw.analysis.bucketers import (  # noqa: E402
-    TARGET_BUCKETS, HypLength, RefLength, data_edges, edge_labels, round_number)
+    TARGET_BUCKETS, HypLength, Label, RefLength, data_edges, edge_labels, round_number)
 from evalfw.analysis.bucketing import Bucketer
 from evalfw.analysis.buckets import assign  # noqa: E402
 from evalfw.errors import ConfigError, PluginError  # noqa: E402
@@ -174,3 +174,101 @@ def test_hyp_length_on_a_metric_without_hypothesis_lengths_says_so():
     lengths = SegmentLengths(None, np.array([3, 4]))
     with pytest.raises(ConfigError, match="reports no hypothesis lengths.*ref-length"):
         assign(HypLength(), lengths)
+
+
+# ------------------------------------------------------------------ too small, descriptive
+
+
+def _lengths_with_one_long(n: int = 300) -> SegmentLengths:
+    ref = np.array([12 + (i % 40) for i in range(n)])
+    ref[7] = 95  # the one segment of 80 tokens or more
+    return SegmentLengths(ref + 1, ref)
+
+
+def test_a_one_segment_bucket_gets_its_scores_and_no_test():
+    # the audit's case: buckets: {name: ref-length, edges: [80]} leaves one segment in "80+";
+    # resampling it has no spread, so a test would call every difference certain
+    systems = _three_systems(300)
+    metric = sup.metric()
+    results = bucketed_analysis(systems, "base", metric, RefLength(edges=[80]),
+                                _lengths_with_one_long(), n=200, seed=4)
+    tiny = results[1]
+    assert (tiny.label, tiny.segments, tiny.untested) == ("80+", 1, "too few segments")
+    assert tiny.intervals == () and tiny.comparisons == ()
+    assert set(tiny.scores) == {"base", "better", "same"}
+    assert tiny.scores["better"] == metric.score(systems["better"][[7]])
+    assert results[0].untested is None and len(results[0].comparisons) == 2
+    # asked to test it anyway, the test has no variance and never marks
+    forced = bucketed_analysis(systems, "base", metric, RefLength(edges=[80]),
+                               _lengths_with_one_long(), n=200, seed=4, min_segments=1)[1]
+    assert forced.comparisons and all(c.zero_variance and c.p_value == 1.0
+                                      and not c.significant(0.05) for c in forced.comparisons)
+    assert all(i.ci == 0 for i in forced.intervals)
+
+
+@pytest.mark.parametrize("mode", ["default", "sacrebleu"])
+def test_a_resampling_distribution_without_spread_never_marks(mode):
+    metric = sup.metric()
+    rng = np.random.default_rng(2)
+    one = sup.rows(metric, {"base": sup.random_stats(rng, 1, quality=0.2),
+                            "new": sup.random_stats(rng, 1, quality=0.9)})
+    (comp,) = paired_test(one, "base", metric, "bootstrap", 99, 5, mode)
+    assert comp.delta != 0 and comp.zero_variance and not comp.significant(0.05)
+    assert comp.to_json()["zero_variance"] is True
+    if mode == "default":
+        assert comp.p_value == 1.0
+    else:  # sacreBLEU's own p-value is kept (it is what sacreBLEU prints), unmarked
+        assert comp.p_value == 1 / 100
+
+
+def test_data_driven_edges_keep_buckets_at_the_minimum_when_the_data_allow():
+    rng = np.random.default_rng(8)
+    values = rng.lognormal(np.log(20), 0.8, 400).astype(np.int64)
+    for minimum in (1, 30, 90, 250):
+        edges = data_edges(values, minimum=minimum)
+        counts = [c for c in _counts(values, edges) if c]
+        assert min(counts) >= minimum, (minimum, counts)
+        assert minimum > 1 or len(counts) > 3  # without a minimum: the buckets as before
+    # fewer segments than the minimum: one bucket holds them all, the next is empty
+    few = np.array([3, 5, 9, 12])
+    edges = data_edges(few, minimum=30)
+    assert _counts(few, edges) == [4, 0]
+    # the analysis passes its minimum to the bucketer
+    lengths = _lengths(list(rng.integers(1, 60, 200)))
+    index, labels = assign(RefLength(), lengths, minimum=40)
+    assert min(np.bincount(index, minlength=len(labels))) >= 40
+
+
+def test_hypothesis_length_buckets_are_descriptive():
+    assert HypLength.descriptive and not RefLength.descriptive
+    systems = _three_systems(200)
+    metric = sup.metric()
+    results = bucketed_analysis(systems, "base", metric, HypLength(edges=[18]),
+                                metric.lengths(systems["base"]), n=100, seed=1)
+    assert all(b.comparisons == () for b in results)
+    assert all(b.untested == "descriptive" and len(b.intervals) == 3
+               for b in results if b.segments >= 30)
+
+
+def test_label_buckets_group_by_a_label():
+    bucketer = Label(column="domain")
+    assert bucketer.reads_labels and bucketer.describe(None) == {"column": "domain"}
+    labels = ["news", "chat", "news", "social", "chat"]
+    index, names = bucketer.assign_labels(labels)
+    assert names == ["chat", "news", "social"] and index.tolist() == [1, 0, 1, 2, 0]
+    systems = _three_systems(90)
+    metric = sup.metric()
+    by = ["news", "chat", "social"] * 30
+    results = bucketed_analysis(systems, "base", metric, bucketer,
+                                SegmentLengths(None, np.zeros(90, dtype=np.int64)), n=100,
+                                seed=2, labels=by)
+    assert [(b.label, b.segments) for b in results] == [("chat", 30), ("news", 30),
+                                                        ("social", 30)]
+    rows = np.flatnonzero(np.array(by) == "news")
+    assert [c.p_value for c in results[1].comparisons] == [
+        c.p_value for c in paired_test({k: v[rows] for k, v in systems.items()}, "base", metric,
+                                       n=100, seed=2)]
+    with pytest.raises(ConfigError, match="groups by labels"):
+        bucketer.assign(_lengths([1, 2]))
+    with pytest.raises(PluginError, match="none were given"):
+        assign(bucketer, _lengths([1, 2]))

@@ -1,75 +1,28 @@
-"""The smallest p-value a number of resamples allows, raw and corrected, is the one the tests
-really produce, and the number of resamples said to reach alpha is the smallest that does."""
+"""The minimum detectable difference: the true difference a two-sided test detects with 80 %
+power, (z(1 - alpha/2) + z(0.8)) x se, checked against the normal quantiles and by
+simulating the test it describes."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
 
-from evalfw.analysis import paired_analysis
-from evalfw.analysis.power import describe, power_limit, smallest_adjusted, smallest_p
-from evalfw.analysis.results import adjust
-from evalfw.host.host import PluginHost
+from evalfw.analysis.power import detectable
 
 
-@pytest.fixture(scope="module")
-def far_apart():
-    """A perfect system and an empty one: no resample or trial is as extreme as the
-    observed difference, so every test gives its smallest p-value."""
-    host = PluginHost.create()
-    metric = host.registry("metric").get("bleu").create({}, host=host)
-    refs = [f"the cat number {i} sat on the mat today" for i in range(60)]
-    stats = {"base": metric.segment_statistics(["nothing"] * 60, [refs]),
-             "good": metric.segment_statistics(refs, [refs])}
-    return metric, stats
+def test_about_2_8_standard_errors_at_0_05():
+    assert detectable(1.0, 0.05) == pytest.approx(1.959964 + 0.841621, abs=1e-6)
+    assert detectable(0.5, 0.05) == pytest.approx(0.5 * 2.801585, abs=1e-6)
+    # a family of 8 tested at 0.05 / 8 each needs a larger difference
+    assert detectable(1.0, 0.05, tests=8) == pytest.approx(2.734369 + 0.841621, abs=1e-6)
+    assert detectable(1.0, 0.01, power=0.9) == pytest.approx(2.575829 + 1.281552, abs=1e-6)
 
 
-@pytest.mark.parametrize("mode", ["default", "sacrebleu"])
-@pytest.mark.parametrize("method,n", [("bootstrap", 10), ("bootstrap", 99), ("ar", 64)])
-def test_the_floor_is_what_the_tests_produce(far_apart, mode, method, n):
-    metric, stats = far_apart
-    out = paired_analysis(stats, "base", metric, method, n, 3, mode)
-    assert [c.p_value for c in out.comparisons] == [smallest_p(n)]
-
-
-@settings(max_examples=200, deadline=None)
-@given(n=st.integers(1, 10**6), size=st.integers(1, 500),
-       correction=st.sampled_from(["holm", "bonferroni", "none"]))
-def test_the_corrected_floor_is_the_corrections_own_arithmetic(n, size, correction):
-    family = [smallest_p(n)] + [1.0] * (size - 1)
-    adjusted = adjust(family, correction)
-    assert smallest_adjusted(n, size, correction) == (adjusted or family)[0]
-
-
-@settings(max_examples=300, deadline=None)
-@given(size=st.integers(1, 2000), alpha=st.sampled_from([0.05, 0.01, 0.001, 0.1, 0.0123]),
-       correction=st.sampled_from(["holm", "bonferroni", "none"]))
-def test_needed_is_the_smallest_number_that_reaches_alpha(size, alpha, correction):
-    limit = power_limit("bootstrap", 1, size, correction, alpha)
-    assert smallest_adjusted(limit.needed, size, correction) <= alpha
-    assert limit.needed == 1 or smallest_adjusted(limit.needed - 1, size, correction) > alpha
-
-
-def test_ten_resamples_cannot_reach_alpha_and_say_how_many_would():
-    alone = power_limit("bootstrap", 10, 1, "none", 0.05)
-    assert not alone.reachable and alone.min_p == 1 / 11 and alone.needed == 19
-    family = power_limit("bootstrap", 1000, 160, "holm", 0.05)
-    assert family.min_p == 1 / 1001 and not family.reachable and family.needed == 3199
-    assert power_limit("ar", 10000, 160, "holm", 0.05).reachable
-    assert power_limit("bootstrap", 1000, 12, "holm", 0.05).reachable
-    text = describe(family, "one test set x metric x test", "samples: {}")
-    assert text == ("with 1000 paired bootstrap resamples the smallest possible p-value is "
-                    "1/1001 = 0.000999, 0.1598 after Holm over a family of 160 comparisons "
-                    "(one test set x metric x test), above alpha 0.05: no comparison in such a "
-                    "family can be significant; 3199 resamples would reach alpha (samples: 3199)")
-    assert describe(alone).endswith("no comparison can be significant; 19 resamples would "
-                                    "reach alpha")
-
-
-def test_record_form():
-    entry = power_limit("ar", 100, 3, "bonferroni", 0.01).to_json()
-    assert entry == {"method": "ar", "n": 100, "correction": "bonferroni", "size": 3,
-                     "alpha": 0.01, "min_p": 1 / 101, "min_p_adjusted": 3 / 101,
-                     "needed": 299, "reachable": False}
-    assert np.isclose(entry["min_p_adjusted"], 3 * entry["min_p"])
+@pytest.mark.parametrize("alpha,tests", [(0.05, 1), (0.05, 8), (0.01, 1)])
+def test_a_difference_of_that_size_is_detected_80_percent_of_the_time(alpha, tests):
+    se = 0.7
+    mdd = detectable(se, alpha, tests=tests)
+    z = np.random.default_rng(1).normal(mdd, se, 40_000)
+    threshold = se * -np.quantile(np.random.default_rng(2).normal(0, 1, 2_000_000),
+                                  alpha / tests / 2)
+    assert np.mean(np.abs(z) >= threshold) == pytest.approx(0.8, abs=0.01)

@@ -50,8 +50,8 @@ def test_paired_table_identical(capsys, flags):
     assert _ours(capsys, "-r", "ref.A.txt", "-i", *systems, *flags) == theirs
 
 
-@pytest.mark.parametrize("flags,option", [(["--paired-bs", "-pbsn", "10"], "-pbsn 19"),
-                                          (["--paired-ar", "-parn", "12"], "-parn 19")])
+@pytest.mark.parametrize("flags,option", [(["--paired-bs", "-pbsn", "10"], "-pbsn 400"),
+                                          (["--paired-ar", "-parn", "12"], "-parn 400")])
 def test_too_few_resamples_warn_on_stderr_and_print_sacrebleus_bytes(capsys, flags, option):
     """1/(n + 1) > 0.05: nothing can be starred; stdout stays sacreBLEU's, byte for byte."""
     systems = ["sys/Online-W.txt", "sys/Online-B.txt", "sys/Online-Y.txt"]
@@ -61,10 +61,28 @@ def test_too_few_resamples_warn_on_stderr_and_print_sacrebleus_bytes(capsys, fla
     out, err = capsys.readouterr()
     assert out == theirs and "out of reach" not in out
     assert err.count("evalfw: warning: significance is out of reach") == 1
-    assert f"no comparison can be significant; 19 {'resamples' if 'bs' in option else 'trials'}" \
-        f" would reach alpha ({option})" in err
+    unit = "resamples" if "bs" in option else "trials"
+    assert f"no comparison can be significant; 19 {unit} would reach alpha, 400 {unit} " \
+        f"(20 / alpha) are recommended ({option})" in err
     assert main(["score", "-r", "ref.A.txt", "-i", *systems, flags[0], flags[1], "19"]) == 0
-    assert "warning" not in capsys.readouterr().err
+    assert "out of reach" not in capsys.readouterr().err
+
+
+def test_the_paired_bootstrap_says_what_it_costs_on_stderr_only(capsys):
+    """sacreBLEU's paired bootstrap is anti-conservative: one stderr line says so; stdout
+    stays sacreBLEU's bytes. Approximate randomization is not concerned."""
+    from evalfw.analysis.sacrebleu_mode import SACREBLEU_BOOTSTRAP
+
+    systems = ["sys/Online-W.txt", "sys/OpenNMT.txt"]
+    theirs = _sacrebleu("ref.A.txt", "-i", *systems, "--paired-bs", "-pbsn", "100")
+    capsys.readouterr()
+    assert main(["score", "-r", "ref.A.txt", "-i", *systems, "--paired-bs", "-pbsn", "100"]) == 0
+    out, err = capsys.readouterr()
+    assert out == theirs
+    assert err.count(f"evalfw: warning: {SACREBLEU_BOOTSTRAP}") == 1
+    assert "anti-conservative" in SACREBLEU_BOOTSTRAP and "twice" in SACREBLEU_BOOTSTRAP
+    assert main(["score", "-r", "ref.A.txt", "-i", *systems, "--paired-ar", "-parn", "400"]) == 0
+    assert "anti-conservative" not in capsys.readouterr().err
 
 
 def test_confidence_line_identical_with_seed(capsys, monkeypatch):

@@ -126,10 +126,15 @@ def test_run_show_verify_and_the_direction(project: Path, capsys) -> None:
     for label in ("error", "f1"):
         assert [b["label"] for b in tables[label]["buckets"]["results"]] == ["<8", "8-11", "12+"]
     # Strong has the higher F1 and the lower error: better under both, marked † in both (by
-    # each test: the config asks for method: both)
+    # the primary test: the config asks for method: both); the other test agrees, unmarked
     rows = {line.split()[0]: line for line in table.splitlines() if line.split()[:1] in
             (["Strong"], ["Weak"])}
-    assert rows["Strong"].count("†/†") == 3 and rows["Weak"].count("‡/‡") == 3
+    assert rows["Strong"].count("†") == 3 and rows["Weak"].count("‡") == 3
+    for t in tables.values():
+        assert {c["system"]: c["delta"] > 0 for c in t["comparisons"]
+                if c["method"] == "ar" and c["p_adjusted"] <= 0.05} == \
+            ({"Strong": False, "Weak": True} if t["metric"] == "error" else
+             {"Strong": True, "Weak": False})
     # the worst segments of a lower-is-better metric are where the error grew
     (item,) = record["significance"]["drilldown"]
     assert item["metric"] == "error"

@@ -1,7 +1,9 @@
 """Terminal and Markdown tables show every configured paired test (bootstrap and approximate
-randomization), and every legend names the multiple-comparison correction, its family and the
-family's size: Holm within each table by default in evalfw's default mode, none in sacreBLEU
-mode, and a record's own settings when it has them (across the run when it names no family)."""
+randomization); with both, one of them is primary and carries the marks, the other is
+reported beside it unmarked. Every legend names the multiple-comparison correction, its
+family and the family's size: Holm within each table by default in evalfw's default mode,
+none in sacreBLEU mode, and a record's own settings when it has them (across the run when
+it names no family)."""
 
 from __future__ import annotations
 
@@ -9,14 +11,7 @@ import copy
 
 import pytest
 
-from evalfw.reports._cells import (
-    BASELINE,
-    BETTER,
-    NOT,
-    WORSE,
-    Significance,
-    significant,
-)
+from evalfw.reports._cells import BASELINE, BETTER, WORSE, Significance, significant
 from evalfw.reports._html import render as html
 from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
 from tests.support.runs import REPO, run, write_config
@@ -55,30 +50,43 @@ def both(tmp_path_factory):
 
 def mark(comp, sig: Significance, metric: str) -> str:
     if not significant(comp, sig.alpha):
-        return NOT
+        return ""
     return BETTER if sig.better(metric, comp["delta"]) else WORSE
 
 
-def test_cells_carry_one_marker_per_test(both):
-    sig = Significance(both)
-    assert sig.methods == ("bootstrap", "ar")
-    text = TableReporter().render(both)
-    for table in both["significance"]["tables"]:
+@pytest.mark.parametrize("primary", ["bootstrap", "ar"])
+def test_only_the_primary_test_marks_a_cell(tmp_path, primary):
+    record = outcome_of(tmp_path, f"  method: both\n  primary: {primary}\n  samples: 200\n"
+                                  "  ar_trials: 200\n").record
+    sig = Significance(record)
+    assert sig.methods == ("bootstrap", "ar") and sig.method == primary
+    assert sig.secondary == ("ar" if primary == "bootstrap" else "bootstrap")
+    text = TableReporter().render(record)
+    for table in record["significance"]["tables"]:
         for system in table["systems"]:
             cell = sig.cell(system, table["test_set"], table["metric"])
             if system == table["baseline"]:
                 assert cell.markers == (BASELINE,)
                 continue
             by = {c["method"]: c for c in table["comparisons"] if c["system"] == system}
-            expected = "/".join(mark(by[m], sig, table["metric"]) for m in ("bootstrap", "ar"))
-            assert sig.marker_text(cell) == expected
-            assert f"±{cell.ci:.2f} {expected}" in text
+            expected = mark(by[primary], sig, table["metric"])
+            assert sig.marker_text(cell) == expected and cell.markers == (expected,)
+            assert f"±{cell.ci:.2f} {expected}".rstrip() in text
+    words = {"bootstrap": "paired bootstrap resampling", "ar": "paired approximate randomization"}
+    other = sig.secondary
+    for out in (text, MarkdownReporter().render(record), LatexReporter().render(record),
+                html(record)):
+        assert f"Primary test: {words[primary]} (it carries the marks)" in out
+        assert "as a\nsecondary test" in out or "as a secondary test, without marks" in out
+        assert words[other] in out
 
 
 def test_terminal_and_markdown_list_both_p_values(both):
     text = TableReporter().render(both)
     md = MarkdownReporter().render(both)
     assert "p boot" in text and "p AR" in text and "| p boot | Holm | p AR | Holm |" in md
+    assert "p boot: paired bootstrap (primary)" in text
+    assert "p AR: approximate randomization (secondary, no marks)" in text
     for table in both["significance"]["tables"]:
         for c in table["comparisons"]:
             row_md = f"| {table['test_set']} | {table['metric']} | {c['system']} |"
@@ -88,21 +96,22 @@ def test_terminal_and_markdown_list_both_p_values(both):
                         if x.split()[:3] == [table["test_set"], table["metric"], c["system"]])
             assert f"{c['p_value']:.4f}" in line
     for out in (text, md):
-        assert "by paired bootstrap resampling with 200 resamples and by paired approximate " \
-               "randomization with 200 trials, Holm-adjusted within each table" in out
-        assert "one mark per test in the order bootstrap / approximate randomization" in out
+        assert "by paired bootstrap resampling with 200 resamples, Holm-adjusted within each " \
+               "table" in out
 
 
-def test_html_marks_both_tests(both):
+def test_html_marks_by_the_primary_test(both):
     page = html(both)
-    assert '<span class="mark">†/†</span>' in page or '<span class="mark">‡/‡</span>' in page
-    assert "one mark per test in the order bootstrap / approximate randomization" in page
+    assert '<span class="mark">†</span>' in page or '<span class="mark">‡</span>' in page
+    assert "†/" not in page and "bootstrap (primary)" in page
+    assert "AR (secondary)" in page
+    assert "primary test paired bootstrap, secondary approximate randomization (AR)" in page
 
 
-def test_latex_marks_both_tests(both):
+def test_latex_marks_by_the_primary_test(both):
     tex = LatexReporter().render(both)
-    assert r"$^{\dagger/\dagger}$" in tex or r"$^{\ddagger/\ddagger}$" in tex
-    assert r"$\cdot$: not significant by that test" in tex
+    assert r"$^{\dagger}$" in tex or r"$^{\ddagger}$" in tex
+    assert "dagger/" not in tex
 
 
 def test_holm_is_the_default_in_default_mode(both):

@@ -222,8 +222,11 @@ def test_text_reports_show_intervals_markers_and_legend(outcome):
         latex_mark = {"†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "°": r"$^{\circ}$", "": ""}
         assert f"{r['score']:.2f} {{\\small$\\pm${ci:.2f}}}{latex_mark[marker]}" in tex
     for text in (table, md):
-        assert "half-width of the 95% bootstrap confidence interval (400 resamples, seed 3" in text
+        assert "half-width of each system's own 95% bootstrap confidence interval (400 " \
+            "resamples of segments, seed 3" in text
         assert "p ≤ 0.05 by paired bootstrap resampling with 400 resamples, Holm-adjusted" in text
+        assert "no mark: inconclusive at α = 0.05" in text
+        assert "unadjusted for multiple comparisons" in text
     assert r"95\% bootstrap" in tex and r"p $\le$ 0.05" in tex
 
 

@@ -66,7 +66,7 @@ def test_same_outputs_no_regression(tmp_path, capsys):
     b = setup(tmp_path / "b")
     assert main(["compare", a, b]) == 0
     out = capsys.readouterr().out
-    assert "0 regression(s), 0 improvement(s)" in out and "no significant change" in out
+    assert "0 regression(s), 0 improvement(s)" in out and "inconclusive" in out
     assert main(["compare", a, b, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {(r["system"], r["metric"]) for r in data["comparisons"]} == \
@@ -81,6 +81,7 @@ def test_regression_exits_1_and_names_it(tmp_path, capsys):
     assert main(["compare", a, b, "--metric", "bleu"]) == 1
     captured = capsys.readouterr()
     assert "regression" in captured.out
+    assert "<0.0020" in captured.out  # no resample as extreme: 2/1001 after Holm over 2
     assert "evalfw: error: 1 significant regression(s)" in captured.err
     assert "t/bleu/Strong" in captured.err
     # the other direction is an improvement: exit 0
@@ -131,7 +132,8 @@ def test_holm_and_alpha(tmp_path, capsys):
     assert main(["compare", a, b, "--alpha", "0.0001", "-n", "200"]) == 0  # p >= 1/201
     err = capsys.readouterr().err  # and it says so before anyone wonders
     assert "evalfw: warning: significance is out of reach: with 200 paired bootstrap " \
-        "resamples" in err and "(--samples 19999)" in err
+        "resamples" in err and "19999 resamples would reach alpha, 400000 resamples (20 x " \
+        "family size / alpha) are recommended (--samples 400000)" in err
     assert main(["compare", a, b, "--correction", "holm", "-f", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert all(r["p_adjusted"] is not None for r in data["comparisons"])
@@ -207,3 +209,55 @@ def test_missing_run_is_a_clear_error(tmp_path, capsys):
     assert "no run" in capsys.readouterr().err
     with pytest.raises(EvalfwError):
         open_run(str(tmp_path / "nope"))
+
+
+# ------------------------------------------------------------------ non-inferiority margin
+
+
+def test_a_margin_is_a_non_inferiority_check(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.05, seed=1))  # a small, uncertain loss
+    run_a, run_b = open_run(a), open_run(b)
+    from evalfw.api import default_host
+
+    host = default_host()
+    plain = compare_runs(run_a, run_b, host, metric="bleu", samples=400)
+    strong = next(r for r in plain.rows if r["system"] == "Strong")
+    assert strong["delta"] < 0 and strong["verdict"] == "inconclusive"
+    # a margin wider than any plausible loss: shown; narrower than the loss: not excluded
+    wide = compare_runs(run_a, run_b, host, metric="bleu", samples=400, margin=50)
+    narrow = compare_runs(run_a, run_b, host, metric="bleu", samples=400, margin=0.01)
+    (w,) = [r for r in wide.rows if r["system"] == "Strong"]
+    (n,) = [r for r in narrow.rows if r["system"] == "Strong"]
+    assert w["margin_verdict"] == "no regression larger than 50" and not wide.regressions
+    assert n["margin_verdict"] == "a regression larger than 0.01 is not excluded"
+    assert [r["system"] for r in narrow.regressions] == ["Strong"]
+    # the bound: one-sided at 1 - alpha/m (Bonferroni over the table's 2 systems)
+    assert w["bound_level"] == pytest.approx(1 - 0.05 / 2)
+    from evalfw.metrics.bleu.metric import Bleu
+
+    def stats(stored) -> np.ndarray:
+        arrays = stored.segments()
+        r = next(r for r in stored.record["results"] if (r["system"], r["metric"], r["level"])
+                 == ("Strong", "bleu", "corpus"))
+        return arrays[r["segments"]]
+
+    (want,) = paired_analysis({"A": stats(run_a), "B": stats(run_b)}, "A",
+                              Bleu.create({"preset": "sacrebleu"}, host=host), "bootstrap",
+                              400, run_a.record["seed"], level=1 - 2 * 0.05 / 2).comparisons
+    assert w["bound"] == want.delta_lower
+    assert main(["compare", a, b, "--metric", "bleu", "-n", "400", "--margin", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "no regression larger than 50" in out and "non-inferiority margin 50" in out
+    assert main(["compare", a, b, "--metric", "bleu", "-n", "400", "--margin", "0.01"]) == 1
+    err = capsys.readouterr().err
+    assert "regression(s) larger than the margin 0.01 not excluded" in err
+
+
+def test_a_margin_needs_the_bootstrap_and_a_positive_number(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    assert main(["compare", a, a, "--margin", "0.5", "--method", "ar"]) == 2
+    assert "--margin bounds the difference by the paired bootstrap" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["compare", a, a, "--margin", "-1"])
+    assert "must be a positive number" in capsys.readouterr().err

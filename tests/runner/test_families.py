@@ -13,7 +13,7 @@ import pytest
 
 from evalfw.analysis.results import bonferroni, holm
 from evalfw.cli.main import main
-from evalfw.errors import ConfigError, PowerWarning
+from evalfw.errors import ConfigError, ResolutionWarning
 from evalfw.records.document import validate_record
 from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
 from evalfw.reports._html import render as html
@@ -48,6 +48,7 @@ significance:
   ar_trials: 200
   all_pairs: true
   buckets: {{name: ref-length, edges: [10]}}
+  min_bucket_size: 5
 {extra}"""
 
 ADJUST: dict[str, Callable[[list[float]], list[float]]] = {"holm": holm,
@@ -124,7 +125,7 @@ def test_an_unknown_family_or_correction_is_a_config_error(tmp_path):
         run(config(tmp_path, "  correction: bonferoni\n"))
 
 
-# ----------------------------------------------------------------------------- power
+# ------------------------------------------------------------------------ p-value resolution
 
 
 def test_ten_resamples_warn_once_before_resampling(tmp_path):
@@ -137,16 +138,17 @@ def test_ten_resamples_warn_once_before_resampling(tmp_path):
     assert "significance is out of reach: with 10 paired bootstrap resamples the smallest " \
         "possible p-value is 1/11 = 0.09091" in text
     assert "19 resamples would reach alpha" not in text  # families of 2, not 1
-    assert "39 resamples would reach alpha (significance.samples: 39)" in text
+    assert "39 resamples would reach alpha, 800 resamples (20 x family size / alpha) are " \
+        "recommended (significance.samples: 800)" in text
     assert "all-pairs tests: with 10 paired bootstrap resamples" in text
     assert "approximate randomization" not in text  # 200 trials reach alpha in 2 or 3
     section = record["significance"]
-    by = {(p["kind"], p["method"]): p for p in section["power"]}
+    by = {(p["kind"], p["method"]): p for p in section["resolution"]}
     assert not by[("comparisons", "bootstrap")]["reachable"]
     assert by[("comparisons", "bootstrap")]["needed"] == 39
     assert by[("comparisons", "ar")]["reachable"] and by[("buckets", "bootstrap")]["size"] == 4
-    assert section["power_warning"].startswith("significance is out of reach")
-    assert "bucket tests: with 10 paired bootstrap resamples" in section["power_warning"]
+    assert section["resolution_warning"].startswith("significance is out of reach")
+    assert "bucket tests: with 10 paired bootstrap resamples" in section["resolution_warning"]
     for out in (TableReporter().render(record), MarkdownReporter().render(record),
                 html(record)):
         assert "Warning: significance is out of reach: with 10 paired bootstrap" in out
@@ -157,13 +159,13 @@ def test_enough_resamples_warn_nothing(tmp_path):
     log = io.StringIO()
     record = run(config(tmp_path, samples=100), progress=LogProgress(log)).record
     assert "warning" not in log.getvalue()
-    assert "power_warning" not in record["significance"]
-    assert all(p["reachable"] for p in record["significance"]["power"])
+    assert "resolution_warning" not in record["significance"]
+    assert all(p["reachable"] for p in record["significance"]["resolution"])
     assert "Warning:" not in TableReporter().render(record)
 
 
 def test_the_api_warns_through_python_warnings(tmp_path):
-    with pytest.warns(PowerWarning, match="significance is out of reach: with 10 paired"):
+    with pytest.warns(ResolutionWarning, match="significance is out of reach: with 10 paired"):
         run(config(tmp_path, samples=10))
 
 
@@ -171,7 +173,7 @@ def test_the_command_line_warns_on_stderr(tmp_path, capsys):
     assert main(["run", config(tmp_path, samples=10), "--format", "json"]) == 0
     captured = capsys.readouterr()
     assert captured.err.count("evalfw: warning: significance is out of reach") == 1
-    assert json.loads(captured.out)["significance"]["power_warning"]
+    assert json.loads(captured.out)["significance"]["resolution_warning"]
     assert main(["run", config(tmp_path, samples=10), "--quiet"]) == 0
     assert "out of reach" not in capsys.readouterr().err
 
@@ -186,6 +188,37 @@ def test_sacrebleu_mode_warns_on_stderr_only(tmp_path):
     assert "evalfw: warning: significance is out of reach: with 10 paired bootstrap " \
         "resamples the smallest possible p-value is 1/11 = 0.09091, above alpha 0.05: no " \
         "comparison can be significant; 19 resamples" in log.getvalue()
-    assert "power_warning" not in record["significance"]
-    assert not record["significance"]["power"][0]["reachable"]
-    assert "Warning:" not in TableReporter().render(record)
+    assert "resolution_warning" not in record["significance"]
+    assert not record["significance"]["resolution"][0]["reachable"]
+    assert "Warning: significance is out of reach" not in TableReporter().render(record)
+
+
+def test_sacrebleu_mode_says_what_its_paired_bootstrap_costs(tmp_path):
+    """stderr (once), the record and every legend: sacreBLEU's paired bootstrap is
+    anti-conservative and evalfw's default mode is calibrated."""
+    from evalfw.analysis.sacrebleu_mode import SACREBLEU_BOOTSTRAP
+    from evalfw.errors import AntiConservativeWarning
+
+    log = io.StringIO()
+    extra = "  mode: sacrebleu\n  metrics: [bleu]\n"
+    text = CONFIG.replace("  all_pairs: true\n", "")
+    cfg = write_config(tmp_path / "s.yaml", text.format(
+        root=REPO / "configs" / "sample", out=tmp_path / "runs", samples=400, extra=extra))
+    record = run(str(cfg), progress=LogProgress(log)).record
+    assert log.getvalue().count(f"evalfw: warning: {SACREBLEU_BOOTSTRAP}") == 1
+    assert record["significance"]["sacrebleu_warning"] == SACREBLEU_BOOTSTRAP
+    validate_record(record)
+    for out in (TableReporter().render(record), MarkdownReporter().render(record),
+                html(record)):
+        assert "anti-conservative" in out and "default mode is calibrated" in out
+    assert "anti-conservative" in LatexReporter().render(record)
+    with pytest.warns(AntiConservativeWarning, match="anti-conservative"):
+        run(str(cfg))
+    ar = write_config(tmp_path / "ar.yaml", text.format(
+        root=REPO / "configs" / "sample", out=tmp_path / "runs", samples=400,
+        extra=extra.replace("metrics", "method: ar\n  metrics").replace(
+            "  method: both\n", "")).replace("  method: both\n", ""))
+    log = io.StringIO()
+    record = run(str(ar), progress=LogProgress(log)).record
+    assert "anti-conservative" not in log.getvalue()
+    assert "sacrebleu_warning" not in record["significance"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from evalfw.analysis.power import power_limit
+from evalfw.analysis.resolution import p_value_resolution
 from evalfw.analysis.results import holm
 from evalfw.cli.main import main
 from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
@@ -88,15 +88,18 @@ def test_at_least_half_of_the_raw_significant_comparisons_stay_significant(sweep
     raw, kept = counts(section["tables"], "bootstrap",
                        lambda comps: holm([c["p_value"] for c in comps]))
     assert raw >= 50 and kept == 0
-    assert not power_limit("bootstrap", 1000, 160, "holm", 0.05).reachable
-    assert all(p["reachable"] for p in section["power"])
-    assert "warning" not in log and "power_warning" not in section
+    assert not p_value_resolution("bootstrap", 1000, 160, "holm", 0.05).reachable
+    assert all(p["reachable"] for p in section["resolution"])
+    assert "warning" not in log and "resolution_warning" not in section
 
 
 def test_en_ja_ter_online_b_is_marked_worse(sweep):
     record = sweep[0].record
-    cell = Significance(record).cell("Online-B", "en-ja", "ter")
-    assert cell.markers == (WORSE, WORSE) and cell.p_adjusted <= 0.05
+    sig = Significance(record)
+    cell = sig.cell("Online-B", "en-ja", "ter")
+    assert cell.markers == (WORSE,) and cell.p_adjusted <= 0.05  # the primary: bootstrap
+    ar = sig.comparison("Online-B", "en-ja", "ter", "ar")  # and the secondary test agrees
+    assert ar is not None and ar["p_adjusted"] <= 0.05 and ar["delta"] > 0
 
 
 def test_every_legend_names_the_family_and_its_sizes(sweep):
@@ -121,6 +124,8 @@ def test_ten_resamples_say_significance_is_out_of_reach(tmp_path, capsys):
     assert ("evalfw: warning: significance is out of reach: with 10 paired bootstrap resamples "
             "the smallest possible p-value is 1/11 = 0.09091, 1 after Holm over a family of 12 "
             "comparisons (one test set x metric x test), above alpha 0.05: no comparison in "
-            "such a family can be significant; 239 resamples would reach alpha "
-            "(significance.samples: 239); with 100 approximate randomization trials") in err
-    assert "239 trials would reach alpha (significance.ar_trials: 239)" in err
+            "such a family can be significant; 239 resamples would reach alpha, 4800 resamples "
+            "(20 x family size / alpha) are recommended (significance.samples: 4800); with 100 "
+            "approximate randomization trials") in err
+    assert "239 trials would reach alpha, 4800 trials (20 x family size / alpha) are " \
+        "recommended (significance.ar_trials: 4800)" in err

@@ -105,7 +105,7 @@ def test_one_bar_per_stage_with_one_total_and_no_repeated_word(workdir):
         assert not any(a == b for a, b in zip(words, words[1:]) if a.isalpha()), line
 
 
-def test_a_power_warning_is_a_line_above_the_bar_or_in_the_log(workdir):
+def test_a_resolution_warning_is_a_line_above_the_bar_or_in_the_log(workdir):
     bar = Recording()
     run("configs/wmt-significance.yaml", ["significance.samples=10"], progress=bar)
     bar.close()

@@ -19,7 +19,8 @@ from tests.support.runs import workdir  # noqa: F401  (fixture)
 
 @pytest.fixture
 def result(workdir) -> RunResult:
-    return evalfw.run("configs/wmt-significance.yaml", overrides=["significance.method=both"])
+    return evalfw.run("configs/wmt-significance.yaml",
+                      overrides=["significance.method=both", "significance.min_bucket_size=5"])
 
 
 def test_dict_access_as_before(result):
@@ -77,10 +78,25 @@ def test_to_pandas_has_a_row_per_bucket_and_system(result):
         for row, interval in zip(rows.itertuples(), b["intervals"]):
             assert (row.score, row.ci, row.segments) == (interval["score"], interval["ci"],
                                                          b["segments"])
-            assert row.method == "bootstrap"  # bucket tests use the first configured test
+            assert row.method == "bootstrap"  # bucket tests use the primary test
             comp = next((c for c in b["comparisons"] if c["system"] == row.system), None)
             assert _same(row.p_adjusted, comp and comp["p_adjusted"])
             assert row.family_size == sum(len(x["comparisons"]) for x in results)
+
+
+def test_buckets_too_small_to_test_have_scores_only(workdir):
+    result = evalfw.run("configs/wmt-significance.yaml")  # 40 segments, 30 a tested bucket
+    buckets = result.to_pandas()
+    buckets = buckets[buckets["bucket"].notna()]
+    results = result.significance[0]["buckets"]["results"]
+    filled = [b for b in results if b["segments"]]
+    assert filled and all(b["untested"] == "too few segments" and not b["intervals"]
+                          and not b["comparisons"] for b in filled)
+    assert len(buckets) == sum(len(b["scores"]) for b in filled)
+    assert buckets["p_value"].isna().all() and buckets["ci"].isna().all()
+    for row in buckets.itertuples():
+        b = next(x for x in filled if x["label"] == row.bucket)
+        assert row.score == b["scores"][row.system]
 
 
 def test_load_run_gives_the_same_result_without_recomputing(result, monkeypatch):

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from evalfw.analysis import bucketed_analysis, holm, paired_analysis
+from evalfw.analysis.significance import with_deltas
+from evalfw.metrics.base import SegmentLengths
 from evalfw.cli.main import main
 from evalfw.errors import ConfigError
 from evalfw.records.document import validate_record
@@ -59,9 +61,12 @@ BLOCK = """\
   method: both
   correction: holm
   buckets: {name: ref-length, edges: [8, 12]}
+  min_bucket_size: 5
   sentence_export: [csv, jsonl]
   worst_segments: 3
 """
+#: what the run adds to each comparison once its family is known
+FAMILY_FIELDS = ("p_adjusted", "mdd", "mdd_adjusted")
 
 
 def config(workdir: Path, block: str = BLOCK, seed: int = 7, name: str = "sig.yaml") -> str:
@@ -115,18 +120,25 @@ def test_numbers_equal_the_analysis_api_on_the_stored_statistics(outcome):
         bs = paired_analysis(stats, "Medium", metric, "bootstrap", 300, 7, "default", 0.95)
         ar = paired_analysis(stats, "Medium", metric, "ar", 640, 7, "default", 0.95)
         assert table["intervals"] == [i.to_json() for i in bs.intervals]
-        got = [{k: v for k, v in c.items() if k != "p_adjusted"} for c in table["comparisons"]]
-        want = [{k: v for k, v in c.to_json().items() if k != "p_adjusted"}
-                for c in (*bs.comparisons, *ar.comparisons)]
+        got = [{k: v for k, v in c.items() if k not in FAMILY_FIELDS}
+               for c in table["comparisons"]]
+        want = [{k: v for k, v in c.to_json().items() if k not in FAMILY_FIELDS}
+                for c in (*bs.comparisons, *with_deltas(ar.comparisons, bs.comparisons))]
         assert got == want
+        # buckets by the first reference's length, whatever reference each system is near
+        refs = [(SAMPLE / f"ref.{x}.txt").read_text("utf-8").splitlines()
+                for x in ("A", "B")][:len(ts.references)]
+        ref_a = metric.lengths(metric.segment_statistics(refs[0], refs)).hypothesis
         buckets = bucketed_analysis(stats, "Medium", metric, host.component(
-            "bucketer", "ref-length", {"edges": [8, 12]}), metric.lengths(stats["Medium"]),
-            "bootstrap", 300, 7)
-        got_b = [{**b, "comparisons": [{k: v for k, v in c.items() if k != "p_adjusted"}
+            "bucketer", "ref-length", {"edges": [8, 12]}),
+            SegmentLengths(metric.lengths(stats["Medium"]).hypothesis, ref_a),
+            "bootstrap", 300, 7, min_segments=5)
+        got_b = [{**b, "comparisons": [{k: v for k, v in c.items() if k not in FAMILY_FIELDS}
                                        for c in b["comparisons"]]}
                  for b in table["buckets"]["results"]]
         want_b = [{**b.to_json(), "comparisons": [{k: v for k, v in c.to_json().items()
-                                                   if k != "p_adjusted"} for c in b.comparisons]}
+                                                   if k not in FAMILY_FIELDS}
+                                                  for c in b.comparisons]}
                   for b in buckets]
         assert got_b == want_b
         assert [b["label"] for b in got_b] == ["<8", "8-11", "12+"]
@@ -296,3 +308,25 @@ def test_example_config_runs_out_of_the_box(workdir):
     for name in ("report-html.html", "report-table.txt", "sentences.csv", "sentences.jsonl"):
         assert (outcome.path / name).is_file()
     assert verify(str(outcome.path)).ok
+
+
+def test_reference_length_buckets_depend_on_no_system():
+    """With one reference every system has the same reference lengths, which serve; with
+    several, BLEU measures the reference closest to each hypothesis, so the first
+    reference's own length is used: the buckets are the same whoever the baseline is."""
+    from evalfw.runner._table import bucket_lengths
+    from tests.support import significance as sup
+
+    metric = sup.metric()
+    rng = np.random.default_rng(0)
+    one = sup.rows(metric, {s: sup.random_stats(rng, 30) for s in ("a", "b")})
+    same = one["a"].copy()
+    one["b"][:, 1] = same[:, 1]  # one reference: the same lengths for every system
+    got = bucket_lengths(metric, one, "a", "bleu", None, lambda: pytest.fail("not needed"))
+    assert np.array_equal(got.reference, same[:, 1])
+    two = sup.rows(metric, {s: sup.random_stats(rng, 30, refs=2) for s in ("a", "b")})
+    first = np.arange(30)
+    for baseline in ("a", "b"):
+        got = bucket_lengths(metric, two, baseline, "bleu", None, lambda: first)
+        assert np.array_equal(got.reference, first)
+        assert np.array_equal(got.hypothesis, two[baseline][:, 0])

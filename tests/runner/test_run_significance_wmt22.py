@@ -117,7 +117,9 @@ MEMORY_SCRIPT = textwrap.dedent("""
                 host.component("bucketer", "ref-length", {{}}), 12345)
     before = peak_rss_kb()
     tracemalloc.start()
-    table = analyse_table(plan, metric, stats, "t", "bleu")
+    # two references: buckets by the first one's length (the runner measures it from its text)
+    first = stats["sys0"][:, 1].copy()
+    table = analyse_table(plan, metric, stats, "t", "bleu", reference=lambda: first)
     peak = tracemalloc.get_traced_memory()[1]
     after = peak_rss_kb()
     print(json.dumps({{"peak": peak, "rss_kb": after, "rss_growth_kb": after - before,

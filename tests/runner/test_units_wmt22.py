@@ -64,7 +64,8 @@ def buckets(record: dict, metric: str) -> dict:
 def test_fixed_edges_put_most_chrf_segments_in_one_bucket(runs):
     b = buckets(runs["fixed"], "chrf")
     counts = {r["label"]: r["segments"] for r in b["results"]}
-    assert counts["60+"] == 1380 and sum(counts.values()) == 2037
+    # lengths of the first reference (two references: chrF's best one depends on the system)
+    assert counts["60+"] == 1375 and sum(counts.values()) == 2037
     assert b["unit"] == "characters" and b["edges"] == [10, 20, 30, 40, 50, 60]
 
 

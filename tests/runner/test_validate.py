@@ -108,4 +108,4 @@ def test_validate_warns_when_the_resamples_cannot_reach_alpha(tmp_path, monkeypa
     assert main(["validate", "mini.yaml"]) == 0
     err = capsys.readouterr().err
     assert "evalfw: warning: significance is out of reach" in err and "resamples" in err
-    assert validate("mini.yaml").power_warning in err
+    assert validate("mini.yaml").resolution_warning in err
