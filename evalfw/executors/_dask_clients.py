@@ -121,9 +121,11 @@ def _security(address: Address) -> tuple[Any, Any]:
     return security, context
 
 
-#: the loggers of this process that report on a closing client's leftover work
+#: the loggers of this process that report on a closing client's leftover work (a
+#: LocalCluster's scheduler and nannies live in this process too)
 _SHUTDOWN_LOGGERS = ("tornado.application", "asyncio", "distributed.client",
-                     "distributed.comm", "distributed.core", "distributed.batched")
+                     "distributed.comm", "distributed.core", "distributed.batched",
+                     "distributed.scheduler", "distributed.nanny")
 
 
 class quiet_shutdown:

@@ -31,6 +31,7 @@ import math
 import os
 import time
 import uuid
+from contextlib import ExitStack
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -123,6 +124,8 @@ class DaskExecutor(Executor):
         #: futures of the maps not consumed yet (possibly from several threads)
         self._pending: set[Any] = set()
         self._cancelled = False
+        #: the loggers kept quiet from a map stopped early until the cluster has closed
+        self._quiet = ExitStack()
 
     @property
     def shard_segments(self) -> int:
@@ -256,6 +259,10 @@ class DaskExecutor(Executor):
                     turn += 1
         finally:  # a failure, Ctrl-C or an abandoned generator: the cluster stops working too
             self._pending.difference_update(futures)
+            if turn < len(futures):
+                # the scheduler (in this process for a LocalCluster) logs every gather the
+                # cancellation cuts short, as the run's own one-line message is printed
+                self._quiet.enter_context(clients.quiet_shutdown())
             if self._client is not None:
                 self._client.cancel([f for f in futures if not f.done()] + [shared])
 
@@ -332,6 +339,7 @@ class DaskExecutor(Executor):
                     cluster.close(timeout=max(timeout, 10.0))
                 except (OSError, TimeoutError, RuntimeError):
                     pass  # its processes are ours: they end with this process
+        self._quiet.close()
 
 
 __all__ = ["ClusterError", "DaskExecutor", "INSTALL"]
