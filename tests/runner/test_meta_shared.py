@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from evalfw.errors import PowerWarning
+from evalfw.errors import ResolutionWarning
 from evalfw.runner.run import RunOutcome, run_experiment
 from evalfw.runner.verify import verify
 from tests.support.shared_data import REPO, need_shared_data
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.wmt22, pytest.mark.slow]
 
 def _run(config: str, tmp_path: Path, data_root: Path) -> RunOutcome:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PowerWarning)
+        warnings.simplefilter("ignore", ResolutionWarning)
         return run_experiment(str(REPO / "configs" / config),
                               [f"data_root={data_root}", f"output_dir={tmp_path / 'runs'}"])
 
