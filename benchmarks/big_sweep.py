@@ -113,7 +113,7 @@ def external_cluster(workers: int) -> tuple[str, list[subprocess.Popen[bytes]]]:
         except OSError:
             if time.monotonic() > deadline:
                 stop(procs)
-                raise SystemExit("the Dask scheduler did not start within 60 s")
+                raise SystemExit("the Dask scheduler did not start within 60 s") from None
             time.sleep(0.2)
     procs += [_spawn("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
                      "--no-dashboard", "--host", "127.0.0.1", "--death-timeout", "60")

@@ -65,8 +65,8 @@ def corpus_native(impl: str) -> list[float]:
 
 
 def _evalfw():
-    from evalfw.metrics.bleu import engine
     from evalfw.api import default_host
+    from evalfw.metrics.bleu import engine
     from evalfw.metrics.bleu.spec import resolve_spec
 
     host = default_host()
@@ -222,8 +222,7 @@ def synthetic(impl: str, data: str) -> list[float]:
             refs = [s.rstrip("\n") for s in islice(fr, SLICE)]
             hyps = [s.rstrip("\n") for s in islice(fh, SLICE)]
         return [BLEU().corpus_score(hyps, [refs]).score]
-    from evalfw.metrics.bleu import engine
-    from evalfw.metrics.bleu import stream
+    from evalfw.metrics.bleu import engine, stream
 
     spec_of, _ = _evalfw()
     spec = spec_of()

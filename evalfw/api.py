@@ -13,10 +13,10 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from evalfw.errors import InputError
 from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu.result import BleuScore
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
-from evalfw.errors import InputError
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost

@@ -132,8 +132,8 @@ def max_segment_chars() -> int:
     """A segment (one line of a system or reference) at most this many characters for the
     metrics whose cost grows steeply with a line's length: chrF and chrF++ take about
     0.6 KB and 1.2 KB per character of a line and its reference, so a 10 MB line would
-    need 12 GB; TER's shift search on a 1 MB line takes tens of seconds (``$EVALFW_MAX_SEGMENT_CHARS``, default 100,000: a document of about 15,000
-    words)."""
+    need 12 GB; TER's shift search on a 1 MB line takes tens of seconds
+    (``$EVALFW_MAX_SEGMENT_CHARS``, default 100,000: a document of about 15,000 words)."""
     return _bytes("EVALFW_MAX_SEGMENT_CHARS", 100_000, "characters")
 
 

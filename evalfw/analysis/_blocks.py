@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -87,7 +87,7 @@ def in_blocks(rng: np.random.Generator, segments: int, rows: int, draw: Draw,
 
 
 def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
-         ) -> list[tuple[dict[str, Any], int]]:
+         ) -> list[tuple[Mapping[str, Any], int]]:
     """(generator state, rows) at the start of each block; ``rng`` advances past them all.
     On PCG64 (the default) nothing is stored: AR masks are skipped over arithmetically
     (microseconds a block), bootstrap indices by the compiled kernel's draws (a third of
@@ -110,8 +110,8 @@ def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
 
 
 def walk_job(kind: np.random.Generator,
-             item: tuple[dict[str, Any], int, int, int, Draw]
-             ) -> tuple[list[tuple[dict[str, Any], int]], dict[str, Any]]:
+             item: tuple[Mapping[str, Any], int, int, int, Draw]
+             ) -> tuple[list[tuple[Mapping[str, Any], int]], Mapping[str, Any]]:
     """:func:`walk` of bootstrap indices as a job (on a cluster, off the client): the
     blocks' starts and the generator's state after them all."""
     state, segments, n, rows, draw = item
@@ -133,7 +133,7 @@ def _counter(starts: Sequence[tuple[Any, int]], n: int,
     return done
 
 
-def restored(rng: np.random.Generator, state: dict[str, Any]) -> np.random.Generator:
+def restored(rng: np.random.Generator, state: Mapping[str, Any]) -> np.random.Generator:
     """A generator of ``rng``'s kind in ``state``."""
     bits = type(rng.bit_generator)()
     bits.state = state
@@ -151,11 +151,14 @@ class Product:
         self.bound = float(np.abs(rows).sum(axis=0).max(initial=0)) if self.exact else 0.0
 
     def times(self, weights: np.ndarray) -> np.ndarray:
+        product: np.ndarray
         if not self.exact:
-            return weights @ self.rows
-        if self.bound * float(weights.max(initial=0)) < float(1 << 53):
-            return np.rint(weights @ self.floats).astype(np.int64)
-        return weights.astype(np.int64) @ self.rows
+            product = weights @ self.rows
+        elif self.bound * float(weights.max(initial=0)) < float(1 << 53):
+            product = np.rint(weights @ self.floats).astype(np.int64)
+        else:
+            product = weights.astype(np.int64) @ self.rows
+        return product
 
 
 @dataclass(eq=False)
@@ -185,7 +188,7 @@ class BootstrapWork:
         return out
 
 
-def bootstrap_job(work: BootstrapWork, item: tuple[dict[str, Any], int]) -> np.ndarray:
+def bootstrap_job(work: BootstrapWork, item: tuple[Mapping[str, Any], int]) -> np.ndarray:
     state, rows = item
     segments = work.columns[0].segments
     rng = restored(work.kind, state)
@@ -254,7 +257,7 @@ class ArWork:
         return {k: v for k, v in self.__dict__.items() if k != "deltas"}  # made where used
 
 
-def ar_job(work: ArWork, item: tuple[dict[str, Any], int]) -> list[int]:
+def ar_job(work: ArWork, item: tuple[Mapping[str, Any], int]) -> list[int]:
     state, rows = item
     segments = work.pairs[0][0].segments
     counts = [0] * len(work.pairs)

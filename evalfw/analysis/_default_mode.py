@@ -24,12 +24,12 @@ Differences from sacreBLEU's method (``sacrebleu`` mode), each deliberate:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from typing import TYPE_CHECKING
-
-from evalfw.analysis import _blocks, resampling as rs
+from evalfw.analysis import _blocks
+from evalfw.analysis import resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 
 if TYPE_CHECKING:

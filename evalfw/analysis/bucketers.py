@@ -147,7 +147,7 @@ def data_edges(values: np.ndarray, buckets: int = TARGET_BUCKETS,
 
 
 class _LengthBucketer(Bucketer):
-    # the edges actually used are recorded (``describe``), so a record made with other
+    # the edges actually used are recorded (``record_entry``), so a record made with other
     # default edges shows its own edges when verified; configured edges bucket as always
     options_schema: ClassVar[dict[str, Any]] = _EDGES_SCHEMA
 
@@ -173,7 +173,7 @@ class _LengthBucketer(Bucketer):
         return list(given) if given is not None else \
             data_edges(self.lengths(lengths), minimum=self.minimum)
 
-    def describe(self, lengths: SegmentLengths) -> dict[str, Any]:
+    def record_entry(self, lengths: SegmentLengths) -> dict[str, Any]:
         return {"edges": self.edges(lengths)}
 
     def assign(self, lengths: SegmentLengths) -> tuple[np.ndarray, list[str]]:
@@ -251,7 +251,7 @@ class Label(Bucketer):
         index = {name: k for k, name in enumerate(names)}
         return np.fromiter((index[v] for v in labels), dtype=np.int64, count=len(labels)), names
 
-    def describe(self, lengths: SegmentLengths) -> dict[str, Any]:
+    def record_entry(self, lengths: SegmentLengths) -> dict[str, Any]:
         return {"column": self.label_column}
 
 

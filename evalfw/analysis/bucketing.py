@@ -5,7 +5,7 @@ for BLEU, characters for chrF; whitespace words of the texts for a metric that r
 and returns one bucket index per segment plus the bucket labels; a bucketer that
 :attr:`~Bucketer.reads_labels` groups by a per-segment label instead (a document's domain),
 read by the runner from a file. Its ``quantity`` names what it measures and
-:meth:`Bucketer.describe` what the record keeps of how it grouped (the edges it chose from the
+:meth:`Bucketer.record_entry` what the record keeps of how it grouped (the edges it chose from the
 data); reports label axes with both. A bucketer that groups by a system's own output is
 :attr:`~Bucketer.descriptive`: its buckets get scores and intervals, never tests. Built-ins:
 :mod:`evalfw.analysis.bucketers`.
@@ -52,7 +52,7 @@ class Bucketer(Component):
         them from the data (fixed buckets are what they are). Default: itself."""
         return self
 
-    def describe(self, lengths: SegmentLengths) -> dict[str, Any]:
+    def record_entry(self, lengths: SegmentLengths) -> dict[str, Any]:
         """What the record keeps of how these lengths were grouped beyond the options (the
         edges chosen from the data). Default: nothing."""
         return {}

@@ -46,7 +46,8 @@ def ranks(scores: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
         values = values[None, :]
     signed = values if higher_is_better else -values
     # a k x k comparison per row: fine for the dozens of systems a table holds
-    return 1 + (signed[:, None, :] > signed[:, :, None]).sum(axis=2)
+    ranked: np.ndarray = 1 + (signed[:, None, :] > signed[:, :, None]).sum(axis=2)
+    return ranked
 
 
 def rank_intervals(names: Sequence[str], observed: Sequence[float], matrix: np.ndarray,

@@ -122,12 +122,14 @@ def exact_product(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``weights @ rows``. Integer rows: int64, exact, through float64 BLAS when every partial
     sum stays below 2**53 (weights are non-negative counts or 0/1), else integer arithmetic.
     Floating-point rows: the float64 product."""
+    product: np.ndarray
     if rows.dtype.kind == "f":
-        return weights @ rows
-    bound = float(np.abs(rows).sum(axis=0).max(initial=0)) * float(weights.max(initial=0))
-    if bound < _EXACT:
-        return np.rint(weights @ rows.astype(np.float64)).astype(np.int64)
-    return weights.astype(np.int64) @ rows
+        product = weights @ rows
+    elif float(np.abs(rows).sum(axis=0).max(initial=0)) * float(weights.max(initial=0)) < _EXACT:
+        product = np.rint(weights @ rows.astype(np.float64)).astype(np.int64)
+    else:
+        product = weights.astype(np.int64) @ rows
+    return product
 
 
 def stack(cols: Sequence[Columns]) -> np.ndarray:

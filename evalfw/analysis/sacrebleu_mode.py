@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.analysis import _default_mode as dm, resampling as rs
+from evalfw.analysis import _default_mode as dm
+from evalfw.analysis import resampling as rs
 from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 from evalfw.errors import ConfigError
 from evalfw.limits import LIMITS, parse_int

@@ -84,9 +84,10 @@ def render(host: PluginHost, name: str, record: Mapping[str, Any],
            width: int | None = None) -> str:
     """Render ``record`` with reporter ``name`` (unknown names fail with suggestions); the
     terminal table is fitted to ``width`` or :func:`terminal_width`."""
-    options = {"width": max(20, terminal_width(width))} \
-        if name == "table" and terminal_width(width) is not None else {}
-    return host.component("reporter", name, options).text(record)  # type: ignore[no-any-return]
+    fitted = terminal_width(width)
+    options = {"width": max(20, fitted)} if name == "table" and fitted is not None else {}
+    text: str = host.component("reporter", name, options).text(record)
+    return text
 
 
 def host_for(args: argparse.Namespace) -> PluginHost:

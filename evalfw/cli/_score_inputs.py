@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def target_language(args: argparse.Namespace) -> str | None:
-    pair = args.language_pair
+    pair: str | None = args.language_pair
     if pair is None:
         return None
     src, sep, tgt = pair.partition("-")

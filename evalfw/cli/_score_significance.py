@@ -16,8 +16,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from evalfw.compat.sacrebleu import _text as st
 from evalfw.cli._options import write_json
+from evalfw.compat.sacrebleu import _text as st
 from evalfw.errors import ConfigError
 from evalfw.limits import LIMITS
 
@@ -86,7 +86,8 @@ def width(args: argparse.Namespace, res: Any) -> int:
 def signature(res: Any) -> str:
     """The signature a result is printed with: sacreBLEU's when the metric reproduces it,
     else evalfw's without the metric's name."""
-    return res.sacrebleu_signature or res.signature.removeprefix(f"{res.name}|")
+    text: str = res.sacrebleu_signature or res.signature.removeprefix(f"{res.name}|")
+    return text
 
 
 def _verbose(res: Any) -> str:

@@ -6,8 +6,14 @@ import argparse
 import sys
 
 from evalfw.analysis.results import CORRECTIONS, FAMILIES
-from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, host_for, write,
-                                 write_json)
+from evalfw.cli._options import (
+    add_format,
+    add_plugins_dir,
+    add_runs_dir,
+    host_for,
+    write,
+    write_json,
+)
 from evalfw.limits import LIMITS
 
 HELP = "paired tests between the same systems of two stored runs (exit 1 on a regression)"

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from evalfw.cli._options import add_format, add_plugins_dir, write_json
+
+if TYPE_CHECKING:
+    from evalfw.metrics.base import Metric
 
 HELP = "list plugins, their distributions and versions, and the components each provides"
 EPILOG = """examples:
@@ -96,7 +99,8 @@ def execute(args: argparse.Namespace) -> int:
         for c in row.get("conflicts", []):
             print(f"    conflict: {c} is also provided by another plugin")
     for name in host.registry("metric").names():
-        text = host.registry("metric").get(name).implementation()
+        # the metric registry holds Metric subclasses only (checked when they register)
+        text = cast("type[Metric]", host.registry("metric").get(name)).implementation()
         if text:
             print(f"{name} statistics: {text}")
     print_kernels()

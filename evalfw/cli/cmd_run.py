@@ -24,7 +24,8 @@ Writes runs/<experiment>/<version>/ (record.json, segments.npz and the config's 
 prints the results table (or --format) on stdout. By default (auto) a run uses one process
 per core when its work is large enough to gain, and says so. Progress, data warnings and the
 version's path go to stderr: a live bar (stage n/N, ETA) on a terminal, one line per finished stage
-otherwise (e.g. in CI logs); --quiet silences all three. Re-render later with `evalfw show`, prove the numbers with `evalfw verify`.
+otherwise (e.g. in CI logs); --quiet silences all three. Re-render later with `evalfw show`,
+prove the numbers with `evalfw verify`.
 """
 
 
@@ -105,7 +106,7 @@ def execute(args: argparse.Namespace) -> int:
         for note in outcome.evaluation.cache_notes:  # once each: the run went on without it
             sys.stderr.write(f"evalfw: warning: {note}\n")
     write(render(outcome.host, args.format, record))
-    if not args.quiet:
+    if not args.quiet and outcome.path is not None:  # run_experiment stores by default
         # normpath only tidies "configs/../runs" for the message; the store never uses it
         sys.stderr.write(f"evalfw: stored {os.path.normpath(outcome.path)}\n")
         for note in outcome.notes:

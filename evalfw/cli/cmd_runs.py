@@ -6,8 +6,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from evalfw.cli._options import (add_format, add_plugins_dir, add_runs_dir, add_width, host_for,
-                                 write_json)
+from evalfw.cli._options import (
+    add_format,
+    add_plugins_dir,
+    add_runs_dir,
+    add_width,
+    host_for,
+    write_json,
+)
 
 HELP = "list stored run versions (time, config and input hashes, headline scores); prune them"
 EPILOG = """examples:
@@ -23,7 +29,7 @@ differ here), TEST SETS, HEADLINE (per test set, the best system by the first me
 """
 
 
-class _AnyWord(dict):  # type: ignore[type-arg]
+class _AnyWord(dict[str, argparse.ArgumentParser]):
     """Choices that accept every word: argparse checks a sub-command's name against its
     choices before the action sees it, and here a non-action word is an experiment."""
 
@@ -31,7 +37,7 @@ class _AnyWord(dict):  # type: ignore[type-arg]
         return True
 
 
-class _ActionOrExperiment(argparse._SubParsersAction):  # type: ignore[type-arg]
+class _ActionOrExperiment(argparse._SubParsersAction):
     """``runs prune ...`` runs the action; any other word is the experiment to list, so
     ``evalfw runs wmt`` keeps its meaning."""
 
@@ -80,7 +86,6 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.cli import _runs_table
     from evalfw.cli._options import terminal_width
     from evalfw.records.load import list_runs
-
     from evalfw.runner.recorded import judged
 
     host = host_for(args)

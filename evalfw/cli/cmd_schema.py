@@ -6,7 +6,6 @@ import argparse
 
 from evalfw.cli._options import add_format, add_plugins_dir, host_for, write_json
 
-
 HELP = "print the JSON Schema (draft 2020-12) of experiment configs, for editors"
 EPILOG = """examples:
   evalfw schema > experiment.schema.json

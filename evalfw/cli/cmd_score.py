@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalfw.cli._options import add_json, add_plugins_dir, write_json
 from evalfw.limits import LIMITS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HELP = "score hypothesis files against reference files (like the sacrebleu command)"
 EPILOG = """examples:
@@ -107,10 +110,9 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from evalfw.cli import _score_inputs as inputs
     from evalfw.cli._options import host_for
     from evalfw.io.text import check_same_length, read_segments
-
-    from evalfw.cli import _score_inputs as inputs
 
     if args.echo:
         return inputs.echo(args)
@@ -215,7 +217,7 @@ def _contexts(args: argparse.Namespace, systems: list[Any], segments: int) -> li
     if source is not None and len(source) != segments:
         raise ConfigError(f"--source {args.source} has {len(source)} lines but the references "
                           f"have {segments}")
-    scores: list[dict[str, list[float]]] = [{} for _ in systems]
+    scores: list[dict[str, np.ndarray]] = [{} for _ in systems]
     if args.scores is not None:
         if len(args.scores) != len(systems):
             raise ConfigError(f"--scores: {len(args.scores)} file(s) for {len(systems)} "
@@ -244,16 +246,15 @@ def _emit(res: Any, args: argparse.Namespace, name: str, out: list[dict[str, Any
           segment: int | None = None) -> str:
     """The text line of one result; its JSON object goes to ``out`` ("name" is the system,
     as in the paired tests' output)."""
-    from evalfw.cli._score_significance import signature, width
-
     from evalfw.cli._score_inputs import recorded
+    from evalfw.cli._score_significance import signature, width
 
     obj = {**res.to_json(), "name": name, "metric": res.name, **recorded(args)}
     if segment is not None:
         obj["segment"] = segment + 1
     out.append(obj)
-    return res.format(width=width(args, res), signature=signature(res),
-                      score_only=args.score_only)
+    line: str = res.format(width=width(args, res), signature=signature(res), score_only=args.score_only)
+    return line
 
 
 __all__ = ["build_metrics", "configure", "configure_plugins", "EPILOG", "execute", "HELP"]

@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from evalfw.errors import EvalfwError
 from evalfw.version import __version__
@@ -43,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
         # taken for the start of another long option (``--lowercase``, ``--tokenize``)
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
-        self.commands: dict[str, argparse.ArgumentParser] = {}
+        self.commands: dict[str, _Parser] = {}
 
     def format_help(self) -> str:
         if self.configure_plugins is not None:
@@ -64,7 +64,7 @@ class _Parser(argparse.ArgumentParser):
             text += "\navailable components (evalfw plugins --all):\n" + "\n".join(lines) + "\n"
         return text
 
-    def error(self, message: str) -> None:  # argparse's own usage errors: same one-line style
+    def error(self, message: str) -> NoReturn:  # argparse's own usage errors: same one-line style
         self.print_usage(sys.stderr)
         sys.stderr.write(f"evalfw: error: {message}\n")
         raise SystemExit(2)
@@ -109,10 +109,10 @@ def command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> _Parser:
     """The full parser; with ``only``, just that sub-command is configured (the others are not
     imported: each command module may import much of evalfw, which costs start-up time)."""
-    parser: Any = _Parser(
+    parser = _Parser(
         prog="evalfw",
         description="Config-driven, reproducible machine-translation evaluation.",
         epilog="examples:\n  evalfw run configs/wmt.yaml\n  evalfw score -r ref.txt -i hyp.txt\n"
@@ -171,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if host is not None:
         args._host = host
     if extra:  # reported with the usage of the command they were given to
-        parser.commands.get(getattr(args, "command", None), parser).error(
+        parser.commands.get(getattr(args, "command", None) or "", parser).error(
             f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_execute", None):
         parser.print_help()

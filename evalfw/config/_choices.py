@@ -113,8 +113,9 @@ def check_resolvable(host: PluginHost, metrics: Sequence[MetricConfig],
         for j, ts in enumerate(test_sets):
             if metric.options_for(ts, cls) != dict(metric.options):
                 variants[f" with test_sets[{j}] ('{ts.name}') tokenizer"] = ts
-        for label, ts in variants.items():
-            opts = metric.options_for(ts, cls) if ts is not None else dict(metric.options)
+        for label, variant in variants.items():
+            opts = (metric.options_for(variant, cls) if variant is not None
+                    else dict(metric.options))
             try:
                 host.metric(metric.metric, opts)
             except ConfigError as exc:

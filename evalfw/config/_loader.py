@@ -17,10 +17,12 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from evalfw.plugin.choices import ComponentChoice
 from evalfw.checks.builtin import DEFAULT_CHECKS
 from evalfw.config import _choices as choices
 from evalfw.config._locate import KeyPath, Locations
+from evalfw.config._overrides import Override, apply_overrides, parse_override
+from evalfw.config._requires import check_requirements, parse_requirements
+from evalfw.config._yamlload import parse_yaml, read_config_text
 from evalfw.config.model import (
     DEFAULT_METRIC,
     ExperimentConfig,
@@ -31,13 +33,11 @@ from evalfw.config.model import (
     config_sha256,
     frozen,
 )
-from evalfw.config._overrides import Override, apply_overrides, parse_override
 from evalfw.config.paths import PathResolver, check_experiment_name
-from evalfw.config._requires import check_requirements, parse_requirements
 from evalfw.config.schema import check_schema, static_schema
-from evalfw.config._yamlload import parse_yaml, read_config_text
 from evalfw.errors import ConfigError, suggest
 from evalfw.host.host import PluginHost
+from evalfw.plugin.choices import ComponentChoice
 
 DEFAULT_OUTPUT_DIR = "runs"
 SYSTEM_GLOB_KEY = "*"

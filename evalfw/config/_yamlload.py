@@ -111,9 +111,9 @@ def _prescan(text: str, source: str) -> None:
             if isinstance(event, _VALUE_EVENTS):
                 count += 1
                 if count > MAX_NODES:
-                    line = event.start_mark.line + 1 if event.start_mark else "?"
+                    where = event.start_mark.line + 1 if event.start_mark else "?"
                     raise ConfigError(
-                        f"{source}:{line}: the document holds more than {MAX_NODES:,} values; "
+                        f"{source}:{where}: the document holds more than {MAX_NODES:,} values; "
                         "a config holds hundreds: refusing a document this large (put data in "
                         "files the config names)")
     except yaml.YAMLError:
@@ -179,7 +179,7 @@ class _Builder:
         try:
             value = self.scalars.construct_object(node)
         except ValueError as exc:
-            raise self.fail(node, path, f"{node.value[:40]!r} is not a valid number ({exc})")
+            raise self.fail(node, path, f"{node.value[:40]!r} is not a valid number ({exc})") from None
         if isinstance(value, float) and not math.isfinite(value):
             raise self.fail(node, path, f"{node.value!r} is not a finite number")
         return value

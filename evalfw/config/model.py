@@ -16,10 +16,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from evalfw.plugin.choices import ComponentChoice
 from evalfw.config._overrides import Override
 from evalfw.config.paths import experiment_dir
-
+from evalfw.plugin.choices import ComponentChoice
 
 #: the metric of a metric entry that names none
 DEFAULT_METRIC = "bleu"

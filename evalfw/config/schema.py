@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
@@ -29,6 +29,7 @@ from evalfw.plugin.choices import choices_text, component_schema, plain
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
+    from evalfw.metrics.base import Metric
 
 _TYPE_WORDS = {
     "string": "a string", "integer": "an integer", "number": "a number",
@@ -56,7 +57,7 @@ def static_schema() -> dict[str, Any]:
     the significance corrections and families from :mod:`evalfw.analysis.results`."""
     from evalfw.analysis.results import CORRECTIONS, FAMILIES
 
-    schema = json.loads(_static_text())
+    schema: dict[str, Any] = json.loads(_static_text())
     for path, key in BOUNDED.items():
         node = schema
         for name in path:
@@ -90,7 +91,8 @@ def combined_schema(host: PluginHost) -> dict[str, Any]:
                                       "description": choices_text(host, "metric")}
     cases = []
     for name in metrics.names():
-        options = plain(metrics.get(name).config_schema(host))
+        # the metric registry holds Metric subclasses only (checked when they register)
+        options = plain(cast("type[Metric]", metrics.get(name)).config_schema(host))
         props = {**{k: metric["properties"][k] for k in ENTRY_KEYS},
                  **options.get("properties", {})}
         when: dict[str, Any] = {"properties": {"metric": {"const": name}}}

@@ -45,7 +45,7 @@ def connect(address: Address, timeout: float) -> Any:
     # here, instead of by its __del__ at some later moment (with a traceback)
     client = Client.__new__(Client)
     try:
-        client.__init__(str(address), timeout=left, set_as_default=False,
+        Client.__init__(client, str(address), timeout=left, set_as_default=False,
                         security=security)
     except (OSError, TimeoutError, ValueError) as exc:
         discard(client)

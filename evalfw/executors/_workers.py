@@ -21,7 +21,8 @@ LOST_ADVICE = ("the machine may have run out of memory (see `dmesg`), or plugin 
 
 def attempt(task: Callable[[Any, Any], Any], context: Any, item: Any) -> tuple[bool, Any]:
     """(True, result) or (False, the exception, carrying its traceback to the parent)."""
-    from multiprocessing.pool import ExceptionWithTraceback
+    # typeshed does not declare it: the pool's own wrapper, which pickles the traceback as text
+    from multiprocessing.pool import ExceptionWithTraceback  # type: ignore[attr-defined]
 
     try:
         return True, task(context, item)

@@ -4,8 +4,9 @@ The runner describes its work as a list of small, picklable *items* and one read
 *context* they share (the texts, the metrics, prepared references). An executor calls
 ``task(context, item)`` for every item, wherever it likes, and yields the results in item
 order; it reports each item as soon as its task finished (``done``), in any order, so the
-progress bar counts finished tasks wherever they ran. Executors never change a number: the record names the executor, but ``verify`` does
-not compare it. A new way of executing (a cluster) is one new class and a hook.
+progress bar counts finished tasks wherever they ran. Executors never change a number: the
+record names the executor, but ``verify`` does not compare it. A new way of executing (a
+cluster) is one new class and a hook.
 """
 
 from __future__ import annotations

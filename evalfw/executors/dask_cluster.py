@@ -31,8 +31,8 @@ import math
 import os
 import time
 import uuid
-from contextlib import ExitStack
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack
 from typing import Any, ClassVar
 
 from evalfw.errors import ConfigError

@@ -21,8 +21,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from evalfw.executors._workers import (LOST_ADVICE, PARENT_CHECK, STOP_GRACE, attempt, begin,
-                                       death, reply)
+from evalfw.executors._workers import (
+    LOST_ADVICE,
+    PARENT_CHECK,
+    STOP_GRACE,
+    attempt,
+    begin,
+    death,
+    reply,
+)
 from evalfw.executors.base import Executor, ExecutorError, Item, Result, WorkerLost
 from evalfw.limits import LIMITS
 

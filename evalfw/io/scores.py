@@ -178,7 +178,7 @@ def _tsv(blocks: Iterator[tuple[int, list[str]]], column: str, shown: str) -> It
         yield first, [cells[k] for cells in rows]
 
 
-def _numbers(first: int, values: list[Any], shown: str) -> array:  # type: ignore[type-arg]
+def _numbers(first: int, values: list[Any], shown: str) -> array[float]:
     """The values of a block as floats, each checked; converted and checked as a whole
     first, value by value (for the message) only when something is wrong."""
     import numpy as np

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.flags import MetricFlag
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 #: statistics columns: int64 for counts (sums are exact), float64 allowed
 STATISTICS_DTYPES = ("int64", "float64")
@@ -90,8 +90,9 @@ class SegmentContext:
     langs: str | None = None
     #: the source segments, when the test set has a source file
     source: Sequence[str] | None = None
-    #: precomputed per-segment scores of this system, by the name the test set gives them
-    scores: Mapping[str, Sequence[float]] = field(default_factory=dict)
+    #: precomputed per-segment scores of this system (float64, one per segment), by the name the
+    #: test set gives them
+    scores: Mapping[str, np.ndarray] = field(default_factory=dict)
     #: human judgements of this system's segments by name (None: segment not judged)
     judgements: Mapping[str, Sequence[float | None]] = field(default_factory=dict)
 
@@ -129,12 +130,16 @@ class Metric(Component):
     #: True when ``segment_statistics`` takes a third argument, the :class:`SegmentContext`
     wants_context: ClassVar[bool] = False
     cli_flags: ClassVar[tuple[MetricFlag, ...]] = ()
-    #: what a worker must have to compute the statistics, as Dask worker resources (e.g.
-    #: ``{"GPU": 1}``): on a cluster these tasks run only on workers started with them
-    #: (``dask worker ADDRESS --resources GPU=1``), all systems of a test set in one task, so
-    #: a model is loaded once for them; other metrics' tasks go anywhere. Empty: any worker.
-    #: Recorded in the spec entries; local executors ignore it.
-    resources: ClassVar[Mapping[str, float]] = {}
+
+    @property
+    def resources(self) -> Mapping[str, float]:
+        """What a worker must have to compute the statistics, as Dask worker resources (e.g.
+        ``{"GPU": 1}``): on a cluster these tasks run only on workers started with them
+        (``dask worker ADDRESS --resources GPU=1``), all systems of a test set in one task, so
+        a model is loaded once for them; other metrics' tasks go anywhere. Empty: any worker.
+        Recorded in the spec entries; local executors ignore it. A subclass sets it as a class
+        attribute (``resources = {"GPU": 1}``) or computes it from its options."""
+        return {}
 
     # ------------------------------------------------------------------ construction
 

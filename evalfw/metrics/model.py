@@ -87,7 +87,7 @@ class ModelMetric(SegmentMean):
     # process: a metric is built per test set, and loading a model is the expensive part
     _models: ClassVar[dict[tuple[Any, ...], Any]] = {}
 
-    @property  # type: ignore[override]
+    @property
     def resources(self) -> dict[str, float]:
         """On Dask, a model on a GPU runs only on workers started with ``--resources GPU=1``
         (the ``resources`` option names others, or ``{}`` for any worker); on the CPU, any

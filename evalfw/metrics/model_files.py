@@ -57,8 +57,9 @@ def digest(path: str | os.PathLike[str]) -> str:
         with f.open("rb") as handle:
             for block in iter(lambda: handle.read(1 << 22), b""):
                 total.update(block)
+    found = total.hexdigest()
     memo.pop(tag, None)
-    memo[tag] = total.hexdigest()
+    memo[tag] = found
     for old in list(memo)[:-MEMO_SIZE]:
         del memo[old]
     try:
@@ -68,7 +69,7 @@ def digest(path: str | os.PathLike[str]) -> str:
         os.replace(part, memo_file)
     except OSError:
         pass
-    return memo[tag]
+    return found
 
 
 __all__ = ["digest"]

@@ -27,7 +27,7 @@ class SegmentMean(Metric):
     worst_score: ClassVar[float | None] = None
 
     @staticmethod
-    def rows(scores: Sequence[float]) -> np.ndarray:
+    def rows(scores: Sequence[float] | np.ndarray) -> np.ndarray:
         """``[score, 1]`` per segment (float64)."""
         import numpy as np
 
@@ -36,14 +36,17 @@ class SegmentMean(Metric):
         return rows
 
     def score(self, statistics: np.ndarray) -> float:
-        return sum(statistics[:, 0].tolist()) / float(statistics[:, 1].sum())
+        scores: list[float] = statistics[:, 0].tolist()
+        return sum(scores) / float(statistics[:, 1].sum())
 
     def score_rows(self, sums: np.ndarray, last: np.ndarray | None = None,
                    segments: int = 1) -> np.ndarray:
-        return sums[:, 0] / sums[:, 1]
+        means: np.ndarray = sums[:, 0] / sums[:, 1]
+        return means
 
     def sentence_scores(self, statistics: np.ndarray) -> np.ndarray:
-        return statistics[:, 0] / statistics[:, 1]
+        means: np.ndarray = statistics[:, 0] / statistics[:, 1]
+        return means
 
     @property
     def penalisable(self) -> bool:

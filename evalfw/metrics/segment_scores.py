@@ -55,7 +55,7 @@ class SegmentScores(SegmentMean):
 
     @property
     def display_name(self) -> str:
-        return self.options["scores"]
+        return str(self.options["scores"])
 
     def segment_statistics(self, hypotheses: Sequence[str], references: Any,
                            context: SegmentContext | None = None) -> np.ndarray:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from evalfw.errors import EvalfwError, PluginError
 
 if TYPE_CHECKING:
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 Path = tuple[str | int, ...]
 

@@ -9,7 +9,6 @@ that are not plain scalars) goes to jsonschema itself, so both paths always agre
 
 from __future__ import annotations
 
-
 from evalfw.errors import ConfigError, suggest
 
 TYPE_CHECKING = False  # not from typing: components are used by commands that start lean

@@ -28,7 +28,8 @@ SEGMENTS_FORMAT = "npz-2"
 def record_schema(version: int = SCHEMA_VERSION) -> dict[str, Any]:
     """The record JSON Schema (draft 2020-12) of ``version``, shipped in this package."""
     text = resources.files("evalfw.records").joinpath(SCHEMA_FILES[version]).read_text("utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def validate_record(record: Any, where: str = "record") -> None:

@@ -23,8 +23,8 @@ from evalfw.errors import RecordError, suggest
 from evalfw.io.text import read_bytes
 from evalfw.limits import MAX_NUMBER_DIGITS, MAX_RECORD_DEPTH, max_record_bytes, max_segments_bytes
 from evalfw.records.document import RECORD_FILE, SEGMENTS_FILE, validate_record
-from evalfw.records.segments import read_segments
 from evalfw.records.naming import TMP_PREFIX, VERSION_RE, names_in, version_key
+from evalfw.records.segments import read_segments
 from evalfw.records.upgrade import upgrade, v1_statistics
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ import socket
 import time
 import zipfile
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -137,14 +137,14 @@ def write_version(output_dir: Path, experiment: str, record: dict[str, Any],
     try:
         tmp.mkdir()
         _write(tmp / SEGMENTS_FILE, segments)
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         for _attempt in range(1000):
             record["version"] = _next_name(exp_dir, stamp)
             validate_record(record, "new record")
             _write(tmp / RECORD_FILE, dumps(record).encode("utf-8") + b"\n")
             for name, text in (extras(record) if extras else {}).items():
                 _write(tmp / name, text.encode("utf-8"))
-            final = exp_dir / record["version"]
+            final: Path = exp_dir / record["version"]
             try:
                 os.rename(tmp, final)
             except OSError as exc:

@@ -78,7 +78,8 @@ def v1_statistics(arrays: Mapping[str, np.ndarray], cell: str, metric: Metric) -
     rows = getattr(metric, "rows", None)
     if rows is None:
         raise TypeError(f"schema-1 records hold BLEU statistics, not {metric.name}'s")
-    return rows(SegmentStats.from_arrays({n: arrays[f"{cell}.{n}"] for n in V1_ARRAYS}))
+    statistics: np.ndarray = rows(SegmentStats.from_arrays({n: arrays[f"{cell}.{n}"] for n in V1_ARRAYS}))
+    return statistics
 
 
 __all__ = ["upgrade", "v1_statistics"]

@@ -32,8 +32,8 @@ from typing import Any
 
 from evalfw.reports import _html_parts as parts
 from evalfw.reports._cells import Significance
-from evalfw.reports._grid import Grid
 from evalfw.reports._checks import section as checks_of
+from evalfw.reports._grid import Grid
 from evalfw.reports._html_analysis import analysis_section
 from evalfw.reports._html_checks import checks_section, line_flags
 from evalfw.reports._html_drilldown import drilldown

@@ -17,8 +17,15 @@ from typing import Any
 
 from evalfw.reports import _html_parts as parts
 from evalfw.reports._cells import Significance
-from evalfw.reports._svg import (AXIS, INTERVAL_WIDTH, MULTIPLE_WIDTH, SMALLEST, Point,
-                                 bucket_chart, interval_chart)
+from evalfw.reports._svg import (
+    AXIS,
+    INTERVAL_WIDTH,
+    MULTIPLE_WIDTH,
+    SMALLEST,
+    Point,
+    bucket_chart,
+    interval_chart,
+)
 from evalfw.reports._svg_text import fit, max_width, min_width, text_width
 
 #: the width (px) of a score chart beside its tests table: a little above its size in user

@@ -29,7 +29,7 @@ def p_text(p: float, adjusted: float | None, correction: str | None = "Holm") ->
 def _title(sig: Significance, c: Mapping[str, Any]) -> str:
     """The test's name in its table: marked as primary or secondary when there are two."""
     # short: the settings line above the tables names the tests in full
-    test = {"bootstrap": "bootstrap", "ar": "AR"}.get(c["method"], c["method"])
+    test: str = {"bootstrap": "bootstrap", "ar": "AR"}.get(c["method"], c["method"])
     if sig.secondary is None:
         return test
     return f"{test} ({'primary' if c['method'] == sig.method else 'secondary'})"

@@ -18,7 +18,12 @@ if TYPE_CHECKING:
 def evalfw_register_reporters() -> list[type[Reporter]]:
     from evalfw.reports.mlflow_reporter import MlflowReporter
     from evalfw.reports.reporters import (
-        CsvReporter, HtmlReporter, JsonReporter, LatexReporter, MarkdownReporter, TableReporter,
+        CsvReporter,
+        HtmlReporter,
+        JsonReporter,
+        LatexReporter,
+        MarkdownReporter,
+        TableReporter,
     )
 
     return [TableReporter, JsonReporter, CsvReporter, MarkdownReporter, LatexReporter,

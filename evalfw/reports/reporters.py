@@ -19,7 +19,7 @@ from evalfw.reports.base import Reporter
 if TYPE_CHECKING:
     from evalfw.reports._grid import Grid
 
-_DECIMALS = {
+_DECIMALS: dict[str, Any] = {
     "type": "object",
     "properties": {"decimals": {
         "description": "digits after the point; default 2 for 0-100 scores and 4 for 0-1",
@@ -255,10 +255,9 @@ class LatexReporter(Reporter):
             out.append(" & ".join([latex_escape(s), *(grid.value(s, c, latex=True)
                                                       for c in grid.columns)]) + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}"]
-        from evalfw.reports._grid import title
-
         # the caption carries the legend, so the table explains itself where it is pasted
         from evalfw.reports._checks import legend as checks_legend
+        from evalfw.reports._grid import title
         from evalfw.reports._legend import legend
 
         checks = checks_legend(record)

@@ -33,8 +33,8 @@ from __future__ import annotations
 import copy
 import functools
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,8 @@ from evalfw.analysis.sacrebleu_mode import SACREBLEU_BOOTSTRAP
 from evalfw.analysis.units import Units
 from evalfw.errors import ConfigError, EvalfwError, suggest
 from evalfw.io.labels import read_labels
-from evalfw.runner import _families, _side_by_side as side_by_side
+from evalfw.runner import _families
+from evalfw.runner import _side_by_side as side_by_side
 from evalfw.runner._evaluate import build_metrics
 from evalfw.runner._ranking import ranking
 from evalfw.runner._settings import Plan, Settings

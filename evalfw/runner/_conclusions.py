@@ -63,7 +63,8 @@ class Conclusions:
     def statistics(self, metric: Metric, system: str, rows: np.ndarray) -> np.ndarray:
         """``system``'s rows as the conclusions use them."""
         if self.on_flag == "exclude" and self.kept is not None:
-            return rows[self.kept]
+            kept: np.ndarray = rows[self.kept]
+            return kept
         return self.penalised(metric, system, rows)
 
     def dropped(self, segments: int) -> np.ndarray:

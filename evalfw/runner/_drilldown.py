@@ -127,7 +127,8 @@ def unmatched_spans(tokenizer: Tokenizer, lowercase: bool, hypothesis: str,
     lines = tokenizer.tokenize([hypothesis, *references])
     fold = str.lower if lowercase else (lambda t: t)
     known = {fold(t) for toks in lines[1:] for t in toks}
-    spans, at = [], 0
+    spans: list[list[int]] = []
+    at = 0
     for token in lines[0]:
         start = hypothesis.find(token, at)
         if start < 0:

@@ -12,12 +12,13 @@ import os
 import platform
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from evalfw.io.text import display_path
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
+    from evalfw.metrics.base import Metric
 
 #: distributions whose version can change a score or a record
 PACKAGES = ("evalfw", "numpy", "regex", "pluggy", "jsonschema", "PyYAML")
@@ -65,7 +66,8 @@ def implementations(host: PluginHost, metrics: Sequence[str]) -> dict[str, str]:
     """Metric name -> which code computes its statistics, for the metrics that say."""
     out = {}
     for name in dict.fromkeys(metrics):
-        text = host.registry("metric").get(name).implementation()
+        # the metric registry holds Metric subclasses only (checked when they register)
+        text = cast("type[Metric]", host.registry("metric").get(name)).implementation()
         if text:
             out[name] = text
     return out

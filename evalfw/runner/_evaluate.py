@@ -319,17 +319,17 @@ def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
     """Collect the statistics in job order, cache them and add the cells and results."""
     ts, metrics, nrefs, jobs, hits = (started.ts, started.metrics, started.nrefs, started.jobs,
                                       started.hits)
-    fresh = {}
+    rows: dict[tuple[int, Hashable], np.ndarray] = {}
     for job, stats in zip(started.todo, started.results):
-        fresh[job] = stats
+        rows[job] = stats
         if store is not None:
             store.store(started.keys[job], stats)
     for _ in hits:
         tick(ts.name)
+    rows.update(hits)  # every job is a hit or was computed
     for key, metric in metrics_by_key(metrics).items():  # every system's rows alike
-        check_alike(metric, [hits.get(job, fresh.get(job)) for job in jobs if job[1] == key])
-    cells = {job: ev.add_cell(ts.name, ts.systems[job[0]][0], hits.get(job, fresh.get(job)))
-             for job in jobs}
+        check_alike(metric, [rows[job] for job in jobs if job[1] == key])
+    cells = {job: ev.add_cell(ts.name, ts.systems[job[0]][0], rows[job]) for job in jobs}
     conclusions = ev.conclusions.get(ts.name, Conclusions())
     for s, (name, _) in enumerate(ts.systems):
         for config in cfg.metrics:
@@ -371,8 +371,8 @@ def _cached(store: stats_cache.StatsCache | None, jobs: list[tuple[int, Hashable
 
     keys = {job: key(job) for job in jobs}
     hits = {}
-    for job, key in keys.items():
-        found = store.load(key, by_key[job[1]], len(inputs.references[0].lines))
+    for job, cache_key in keys.items():
+        found = store.load(cache_key, by_key[job[1]], len(inputs.references[0].lines))
         if found is not None:
             hits[job] = found
     store.hits += len(hits)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError, PluginError
-from evalfw.metrics.base import SegmentContext
 from evalfw.metrics._returns import Refused
+from evalfw.metrics.base import SegmentContext
 from evalfw.metrics.boundary import BoundaryError, refused
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
     hyps, context = work.hypotheses(system), work.contexts[system]
     if len(job) == 2:
         return metric.statistics_of(hyps, work.prepared_for(metric), context)
-    start, stop = job[2], job[3]  # type: ignore[misc]
+    start, stop = job[2], job[3]
     shard = SegmentContext(context.test_set, context.system, context.langs,
                            context.source[start:stop] if context.source else None,
                            {n: v[start:stop] for n, v in context.scores.items()})
@@ -209,9 +209,10 @@ def run_jobs(executor: Executor, jobs: list[tuple[int, Hashable]], work: TestSet
     def batch_name(batch: tuple[Any, ...]) -> str:
         return f"{name((batch[0][0], batch[1]))} and the other systems of its batch"
 
-    batched = {group: _named(executor.map_on(dict(group), batch_job, items, work,
-                                             lambda b, g=items: tick(
-                                                 [(s, g[b][1]) for s in g[b][0]])),
+    def ticker(batches: list[Batch]) -> Callable[[int], None]:
+        return lambda b: tick([(s, batches[b][1]) for s in batches[b][0]])
+
+    batched = {group: _named(executor.map_on(dict(group), batch_job, items, work, ticker(items)),
                              items, batch_name)
                for group, items in ran.items()}
     rest = _sharded(executor, plain, work, segments,

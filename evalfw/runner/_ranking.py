@@ -19,7 +19,7 @@ __all__ = ["ranking"]
 def ranking(table: dict[str, Any], s: Settings, higher_is_better: bool) -> dict[str, Any]:
     """The ranking of ``table`` (its ``ranks`` are taken out of it): systems best first, each
     with its cluster and rank interval, and the clusters."""
-    scores = {i["system"]: i["score"] for i in table["intervals"]}
+    scores: dict[str, float] = {i["system"]: i["score"] for i in table["intervals"]}
     order = sorted(table["systems"], key=lambda name: scores[name], reverse=higher_is_better)
     tests: dict[frozenset[str], Mapping[str, Any]] = {
         frozenset((c["system"], c["baseline"])): c for c in table["pairs"]

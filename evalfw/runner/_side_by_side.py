@@ -176,7 +176,7 @@ def _first_cause(exc: BaseException, futures: list[Any]) -> BaseException:
         return exc
     wait(futures)
     for future in futures:
-        found = None if future.cancelled() else future.exception()
+        found: BaseException | None = None if future.cancelled() else future.exception()
         if found is not None and not isinstance(found, PoolBroken):
             return found
     return exc

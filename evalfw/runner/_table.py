@@ -39,9 +39,13 @@ def _paired_intervals(out: sig.PairedOutcome) -> tuple[ConfidenceResult, ...]:
     and each system's, from the paired resamples)."""
     if out.baseline is None:
         return ()
-    return (out.baseline, *(ConfidenceResult(c.system, c.score, c.mean, c.ci, c.lower, c.upper,
-                                             c.n, out.baseline.level, c.seed, c.mode)
-                            for c in out.comparisons))
+    intervals = [out.baseline]
+    for c in out.comparisons:
+        if c.mean is None or c.ci is None or c.lower is None or c.upper is None:
+            raise RuntimeError(f"the paired bootstrap of '{c.system}' carries no interval")
+        intervals.append(ConfidenceResult(c.system, c.score, c.mean, c.ci, c.lower, c.upper, c.n,
+                                          out.baseline.level, c.seed, c.mode))
+    return tuple(intervals)
 
 
 def table_parts(s: Settings, buckets: bool) -> list[tuple[str, int]]:
@@ -210,7 +214,7 @@ def analyse_table(plan: Plan, metric: Metric, stats: Mapping[str, np.ndarray],
                    "quantity": plan.bucketer.quantity,
                    **({"unit": bucket_unit(metric, ordered[s.baseline])}
                       if not plan.bucketer.reads_labels else {}),
-                   **plan.bucketer.at_least(s.min_bucket_size).describe(seg_lengths),
+                   **plan.bucketer.at_least(s.min_bucket_size).record_entry(seg_lengths),
                    "min_segments": s.min_bucket_size,
                    "descriptive": plan.bucketer.descriptive,
                    "results": [b.to_json() for b in results]}

@@ -72,7 +72,7 @@ def stats_key(metric: Metric, hypothesis_digest: str, reference_digests: list[st
 def checksum(statistics: np.ndarray) -> str:
     """sha256 of an array's dtype, shape and bytes."""
     h = hashlib.sha256(f"{statistics.dtype.str}{statistics.shape}".encode())
-    h.update(memoryview(statistics).cast("B") if statistics.flags.c_contiguous
+    h.update(statistics.data.cast("B") if statistics.flags.c_contiguous
              else statistics.tobytes())
     return h.hexdigest()
 
@@ -112,7 +112,7 @@ class StatsCache:
             with np.load(path, allow_pickle=False) as data:
                 if set(data.files) != {"statistics", "sha256"}:
                     raise ValueError("unexpected arrays")
-                stats = data["statistics"]
+                stats: np.ndarray = data["statistics"]
                 recorded = str(data["sha256"])
         except (FileNotFoundError, NotADirectoryError):
             return None  # not cached (a cache that cannot be written is noted by store())

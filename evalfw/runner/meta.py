@@ -253,7 +253,7 @@ def meta_of_record(stored: StoredRun, host: PluginHost,
     return tables(record, arrays, metric_of, settings, int(record["seed"]), rows_of)
 
 
-class MetaEvaluation(dict):  # type: ignore[type-arg]
+class MetaEvaluation(dict):
     """A record's ``meta_evaluation`` section (a dict, as stored) with its flat tables:
     ``rows(table)`` and ``to_pandas(table)``, ``table`` one of ``statistics`` (one row per
     test set x statistic x metric: value, interval, cluster, the metrics it beats, epsilon),

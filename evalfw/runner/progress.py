@@ -79,8 +79,14 @@ class BarProgress(StageProgress):
 
     def __init__(self, stream: TextIO | None = None) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         self.console = Console(file=stream or sys.stderr)
         # the description column gives way first on a narrow terminal: rich shrinks the

@@ -48,7 +48,7 @@ COLUMNS = ("test_set", "system", "metric", "level", "bucket", "segments", "score
 SentenceScores = Callable[[str, str], dict[str, Any]]
 
 
-class RunResult(dict):  # type: ignore[type-arg]
+class RunResult(dict[str, Any]):
     """A finished or stored run's record (see the module docstring)."""
 
     # ``outcome`` is an evalfw.runner.run.RunOutcome; not imported even for type checking,

@@ -12,24 +12,24 @@ import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalfw.version import __version__
 from evalfw.io.text import display_path
 from evalfw.records.document import SCHEMA_VERSION, SEGMENTS_FILE, SEGMENTS_FORMAT, plain
 from evalfw.records.store import encode_segments, write_version
 from evalfw.runner._checks import section as checks_section
 from evalfw.runner._environment import environment, plugin_facts
 from evalfw.runner._evaluate import Evaluation, Progress, evaluate
+from evalfw.version import __version__
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, MetricConfig, Override
-    from evalfw.runner.result import RunResult
     from evalfw.executors.base import Executor
     from evalfw.host.host import PluginHost
     from evalfw.plugin.choices import ComponentChoice
+    from evalfw.runner.result import RunResult
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "evalfw_version": __version__,
         "experiment": cfg.experiment,
         "version": "00000000T000000Z-0",  # set by the store when the name is claimed
-        "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         "command": {
             "argv": list(argv) if argv is not None else None,
             "overrides": [o.to_json() for o in cfg.overrides],
@@ -117,7 +117,8 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
-    return plain(record)
+    stored: dict[str, Any] = plain(record)
+    return stored
 
 
 def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict[str, Any]:
@@ -202,11 +203,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
     """Run a config (see :func:`run`); ``executor`` (default: chosen by ``jobs``, ``auto``
     without) runs the statistics jobs, ``store=False`` keeps the record in memory,
     ``cache=False`` recomputes every statistic."""
-    from evalfw.runner import _analyse as significance
-    from evalfw.runner.progress import Stages, say, warn
-
     from evalfw.host.portable import make_portable
+    from evalfw.runner import _analyse as significance
     from evalfw.runner._work import serial_seconds
+    from evalfw.runner.progress import Stages, say, warn
 
     # the stage count is known once the config is read; until then the first stage says 4
     stages = Stages(progress, 4)

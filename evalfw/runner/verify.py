@@ -25,8 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalfw.errors import (AntiConservativeWarning, EvalfwError, InputError, RecordError,
-                           ResolutionWarning)
+from evalfw.errors import (
+    AntiConservativeWarning,
+    EvalfwError,
+    InputError,
+    RecordError,
+    ResolutionWarning,
+)
 from evalfw.io.text import read_bytes
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs

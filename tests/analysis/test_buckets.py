@@ -9,7 +9,14 @@ import pytest
 
 from evalfw.analysis import bucketed_analysis, confidence_intervals, paired_test  # noqa: E402
 from evalfw.analysis.bucketers import (  # noqa: E402
-    TARGET_BUCKETS, HypLength, Label, RefLength, data_edges, edge_labels, round_number)
+    TARGET_BUCKETS,
+    HypLength,
+    Label,
+    RefLength,
+    data_edges,
+    edge_labels,
+    round_number,
+)
 from evalfw.analysis.bucketing import Bucketer
 from evalfw.analysis.buckets import assign  # noqa: E402
 from evalfw.errors import ConfigError, PluginError  # noqa: E402
@@ -162,12 +169,14 @@ def test_data_edges_of_tiny_or_empty_data():
 def test_explicit_edges_win_and_the_record_keeps_the_edges_used():
     lengths = _lengths(list(range(200)))
     given = RefLength(edges=[10, 20])
-    assert given.describe(lengths) == {"edges": [10, 20]}
+    assert given.record_entry(lengths) == {"edges": [10, 20]}
     assert given.assign(lengths)[1] == ["<10", "10-19", "20+"]
-    chosen = RefLength().describe(lengths)["edges"]
+    chosen = RefLength().record_entry(lengths)["edges"]
     assert chosen == data_edges(lengths.reference)
     assert RefLength().assign(lengths)[1] == edge_labels(chosen)
     assert RefLength.quantity == "reference length" and HypLength.quantity == "hypothesis length"
+    # its signature text is Component's: name, version, options (the record entry is apart)
+    assert repr(RefLength(edges=[10, 20])) == "<bucketer ref-length@1[edges=(10,20)]>"
 
 
 def test_hyp_length_on_a_metric_without_hypothesis_lengths_says_so():
@@ -252,7 +261,7 @@ def test_hypothesis_length_buckets_are_descriptive():
 
 def test_label_buckets_group_by_a_label():
     bucketer = Label(column="domain")
-    assert bucketer.reads_labels and bucketer.describe(None) == {"column": "domain"}
+    assert bucketer.reads_labels and bucketer.record_entry(None) == {"column": "domain"}
     labels = ["news", "chat", "news", "social", "chat"]
     index, names = bucketer.assign_labels(labels)
     assert names == ["chat", "news", "social"] and index.tolist() == [1, 0, 1, 2, 0]

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from evalfw.compat.sacrebleu import _text as st  # noqa: E402
 from evalfw.cli.main import main  # noqa: E402
+from evalfw.compat.sacrebleu import _text as st  # noqa: E402
 from tests.support import significance as sup
 
 pytestmark = [pytest.mark.wmt22, pytest.mark.parity]

@@ -11,6 +11,7 @@ import yaml
 
 from evalfw.cli.main import main  # noqa: E402
 from evalfw.config import combined_schema, static_schema  # noqa: E402
+from evalfw.errors import ConfigError
 from evalfw.host.host import PluginHost  # noqa: E402
 from evalfw.metrics.bleu._options import OPTIONS_SCHEMA  # noqa: E402
 from evalfw.metrics.bleu.spec import OPTION_KEYS  # noqa: E402
@@ -70,7 +71,7 @@ def test_validate_error_is_one_line_with_status_2(cli_host, tmp_path, capsys) ->
     assert main(["validate", str(HERE / "valid.yaml"), "--set", "seed=-1"]) == 2
     assert capsys.readouterr().err.startswith(
         "evalfw: error: --set seed=-1: seed: expected a number >= 0, got an integer -1")
-    with pytest.raises(Exception):
+    with pytest.raises(ConfigError, match="duplicate key 'experiment'"):
         main(["--debug", "validate", str(bad)])
 
 

@@ -21,8 +21,8 @@ import pytest
 
 from evalfw.executors.base import WorkerLost
 from evalfw.executors.local import PARENT_CHECK, Processes
-from tests.support.cli import REPO, SUPPORT, write
 from tests.support.bounded import time_bound  # noqa: F401  (fixture: each test bounded)
+from tests.support.cli import REPO, SUPPORT, write
 
 #: a bound for anything here that should take a second (the machine may be busy)
 BOUND = 30

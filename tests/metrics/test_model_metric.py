@@ -11,8 +11,8 @@ import re
 import sys
 import tomllib
 from collections.abc import Iterator
-from typing import ClassVar
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest

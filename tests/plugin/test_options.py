@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from evalfw.host.host import PluginHost
-from evalfw.plugin.options import is_flat, first_error, jsonschema_first_error
+from evalfw.plugin.options import first_error, is_flat, jsonschema_first_error
 
 #: plain values and a few that only jsonschema handles (lists, dicts, tuples)
 VALUES = [

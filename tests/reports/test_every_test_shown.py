@@ -157,10 +157,10 @@ def test_family_sizes_differ_by_test_set(tmp_path):
     """Two test sets with 2 and 1 compared systems: the legend gives each size."""
     sample = REPO / "configs" / "sample"
     text = CONFIG.format(root=sample, out=tmp_path / "runs", block="  samples: 100\n")
-    text = text.replace("metrics:", f"""  - name: two
+    text = text.replace("metrics:", """  - name: two
     langs: en-de
-    references: ["{{data_root}}/en-de/ref.A.txt"]
-    systems: {{Medium: "{{data_root}}/en-de/sys/Medium.txt", Weak: "{{data_root}}/en-de/sys/Weak.txt"}}
+    references: ["{data_root}/en-de/ref.A.txt"]
+    systems: {Medium: "{data_root}/en-de/sys/Medium.txt", Weak: "{data_root}/en-de/sys/Weak.txt"}
 metrics:""")
     record = run(str(write_config(tmp_path / "c.yaml", text))).record
     for out in legends(record):

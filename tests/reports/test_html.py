@@ -1,8 +1,8 @@
 """The HTML report in a real headless Chromium, and the significance cells of the text reports.
 
 Set-up: a Chromium on PATH (``.ci/run`` installs Debian's); without one the browser tests skip
-with the reason. The browser is driven by its command line only: ``--dump-dom`` for the rendered DOM, ``--screenshot`` for a
-PNG, ``--enable-logging=stderr`` for console errors ("Uncaught ...").
+with the reason. The browser is driven by its command line only: ``--dump-dom`` for the
+rendered DOM, ``--screenshot`` for a PNG, ``--enable-logging=stderr`` for console errors ("Uncaught ...").
 """
 
 from __future__ import annotations

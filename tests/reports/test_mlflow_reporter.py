@@ -10,8 +10,8 @@ import pytest
 
 from evalfw.cli.main import main
 from evalfw.errors import PluginError
-from tests.support.runs import REPO, run, write_config
 from tests.support.mlflow import needs_mlflow
+from tests.support.runs import REPO, run, write_config
 
 pytestmark = needs_mlflow
 

@@ -14,9 +14,9 @@ import pytest
 
 from evalfw.cli.main import main
 from evalfw.records.load import open_run
+from tests.support.mlflow import needs_mlflow
 from tests.support.runs import REPO, write_config
 from tests.support.servers import fake_server, free_port
-from tests.support.mlflow import needs_mlflow
 
 pytestmark = needs_mlflow
 

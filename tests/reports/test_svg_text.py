@@ -10,10 +10,23 @@ import re
 
 import pytest
 
-from evalfw.reports._svg import (INTERVAL_WIDTH, MULTIPLE_WIDTH, SMALLEST, Point, bucket_chart,
-                                 interval_chart)
-from evalfw.reports._svg_text import (MIN_PX, ZOOM_MAX, fit, max_width, min_width, text_width,
-                                      thin_out)
+from evalfw.reports._svg import (
+    INTERVAL_WIDTH,
+    MULTIPLE_WIDTH,
+    SMALLEST,
+    Point,
+    bucket_chart,
+    interval_chart,
+)
+from evalfw.reports._svg_text import (
+    MIN_PX,
+    ZOOM_MAX,
+    fit,
+    max_width,
+    min_width,
+    text_width,
+    thin_out,
+)
 from tests.support.reports import browser, dump_dom
 
 SAMPLES = ["<10", "10-19", "100-199", "(2037)", "60+", "46.25", "0.3125", "43.98 †/·",

@@ -15,8 +15,8 @@ from evalfw.analysis.results import bonferroni, holm
 from evalfw.cli.main import main
 from evalfw.errors import ConfigError, ResolutionWarning
 from evalfw.records.document import validate_record
-from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
 from evalfw.reports._html import render as html
+from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
 from evalfw.runner.progress import LogProgress
 from evalfw.runner.verify import verify
 from tests.support.runs import REPO, run, write_config

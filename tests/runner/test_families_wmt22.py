@@ -15,9 +15,9 @@ import pytest
 from evalfw.analysis.resolution import p_value_resolution
 from evalfw.analysis.results import holm
 from evalfw.cli.main import main
-from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
 from evalfw.reports._cells import WORSE, Significance
 from evalfw.reports._html import render as html
+from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
 from evalfw.runner.progress import LogProgress
 from tests.support.runs import run, write_config
 from tests.support.shared_data import need_wmt22, wmt22_pairs

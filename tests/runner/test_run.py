@@ -137,7 +137,7 @@ def test_randomized_configs_match_sacrebleu(tmp_path, monkeypatch):
     for case in range(100):
         n = rng.randint(1, 12)
 
-        def corpus() -> bytes:
+        def corpus(n: int = n) -> bytes:
             return "".join(" ".join(rng.choices(vocab, k=rng.randint(0, 9))) + "\n"
                            for _ in range(n)).encode()
 

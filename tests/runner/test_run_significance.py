@@ -12,9 +12,9 @@ import pytest
 
 from evalfw.analysis import bucketed_analysis, holm, paired_analysis
 from evalfw.analysis.significance import with_deltas
-from evalfw.metrics.base import SegmentLengths
 from evalfw.cli.main import main
 from evalfw.errors import ConfigError
+from evalfw.metrics.base import SegmentLengths
 from evalfw.records.document import validate_record
 from evalfw.records.load import load_segments
 from evalfw.runner._evaluate import build_metrics
@@ -184,7 +184,7 @@ def test_sentence_exports_beside_the_record(outcome):
     assert len(rows_csv) == len(rows_jsonl) == exports["csv"]["rows"] == 2 * 3 * 3 * 40
     import hashlib
 
-    for fmt, entry in exports.items():
+    for entry in exports.values():
         data = (outcome.path / entry["file"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == entry["sha256"]
     refs = [(SAMPLE / f"ref.{k}.txt").read_text("utf-8").split("\n")[:-1] for k in "AB"]

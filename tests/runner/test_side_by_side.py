@@ -89,7 +89,7 @@ def test_leaving_on_an_error_cancels_the_tables_and_their_warnings_stay_hidden()
     running = threading.Semaphore(0)
 
     def table(executor: Any) -> dict[str, Any]:
-        warnings.warn("a table's warning", UserWarning)
+        warnings.warn("a table's warning", UserWarning, stacklevel=1)
         running.release()
         assert cluster.gate.wait(10)
         try:  # the run stopped meanwhile: no new map
@@ -106,7 +106,7 @@ def test_leaving_on_an_error_cancels_the_tables_and_their_warnings_stay_hidden()
                 tables.submit(table)
                 tables.submit(table)
                 assert running.acquire(timeout=10) and running.acquire(timeout=10)
-                warnings.warn("the run's warning", UserWarning)
+                warnings.warn("the run's warning", UserWarning, stacklevel=1)
                 raise KeyboardInterrupt
     assert cluster.cancelled and len(failures) == 2
     assert [str(w.message) for w in shown] == ["the run's warning"]

@@ -60,7 +60,7 @@ def _blocks(x: np.ndarray, y: np.ndarray, seg: np.ndarray | None, segments: int
 def bucket(dx: np.ndarray, shift: int) -> np.ndarray:
     """The bucket of each difference (>= 0; abs turns a -0.0 into 0.0): its float64 bit
     pattern shifted right, which orders buckets as the numbers."""
-    return (np.abs(dx).view(np.uint64) >> np.uint64(shift)).astype(np.intp)
+    return np.asarray((np.abs(dx).view(np.uint64) >> np.uint64(shift)).astype(np.intp))
 
 
 @dataclass(frozen=True, eq=False)

@@ -201,7 +201,7 @@ class Sweep:
     def thresholds(self) -> np.ndarray:
         """0, then every distinct difference above 0."""
         run = self.diff[self.ends]
-        return run if self.starts_at_zero else np.r_[0.0, run]
+        return np.asarray(run if self.starts_at_zero else np.r_[0.0, run])
 
     def values(self, weights: np.ndarray, used: np.ndarray) -> np.ndarray:
         """acc_eq at every threshold of :meth:`thresholds` for each row of ``weights``

@@ -97,14 +97,14 @@ def pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         xn = xm / np.linalg.norm(xm, axis=-1, keepdims=True)
         yn = ym / np.linalg.norm(ym, axis=-1, keepdims=True)
         r = (xn * yn).sum(axis=-1)
-    return np.clip(r, -1.0, 1.0)
+    return np.asarray(np.clip(r, -1.0, 1.0))
 
 
 def average_ranks(x: np.ndarray) -> np.ndarray:
     """Ranks 1..n of each row, ties sharing their average rank (scipy's ``rankdata``)."""
     less = (x[..., None, :] < x[..., :, None]).sum(axis=-1)
     equal = (x[..., None, :] == x[..., :, None]).sum(axis=-1)
-    return less + (equal + 1) / 2.0
+    return np.asarray(less + (equal + 1) / 2.0)
 
 
 def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -114,7 +114,7 @@ def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def signs(x: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """sign(x_j - x_i) of every pair, row-wise."""
-    return np.sign(x[..., j] - x[..., i])
+    return np.asarray(np.sign(x[..., j] - x[..., i]))
 
 
 def kendall_b_rows(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
@@ -131,7 +131,7 @@ def kendall_b_rows(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
 def accuracy_rows(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
     """Pairwise accuracy: the share of pairs whose signs are equal (a pair tied on both sides
     agrees, as mt-metrics-eval's ``Agreement`` counts it)."""
-    return (sx == sy).mean(axis=-1)
+    return np.asarray((sx == sy).mean(axis=-1))
 
 
 __all__ = [

@@ -33,7 +33,7 @@ def zscore(values: np.ndarray) -> np.ndarray:
     constant vector becomes zeros."""
     centred = values - values.mean()
     std = float(np.sqrt(np.mean(centred ** 2)))
-    return centred / std if std > 0 else centred
+    return np.asarray(centred / std if std > 0 else centred)
 
 
 def swap_masks(rng: np.random.Generator, trials: int, items: int) -> np.ndarray:

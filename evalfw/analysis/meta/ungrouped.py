@@ -151,8 +151,8 @@ def _agree_matrix(s: Items, pairs: SegmentPairs, epsilon: float) -> np.ndarray:
     con = (pairs.sign + size - pairs.xtie - pairs.ytie + pairs.both) / 2
     if epsilon > 0:
         band_con, band_y = _kernel.band(s.x, s.y, s.segment, r, epsilon)
-        return con - band_con + band_y
-    return con + pairs.both  # differences of 0 are ties; tied in both: agreement
+        return np.asarray(con - band_con + band_y)
+    return np.asarray(con + pairs.both)  # differences of 0 are ties; tied in both: agreement
 
 
 def resampled(u: Ungrouped, weights: np.ndarray) -> dict[str, np.ndarray]:
@@ -164,7 +164,7 @@ def resampled(u: Ungrouped, weights: np.ndarray) -> dict[str, np.ndarray]:
     sizes = np.bincount(u.segment, minlength=r).astype(np.float64)
 
     def form(flat: np.ndarray) -> np.ndarray:
-        return ((weights @ flat.reshape(r, r)) * weights).sum(axis=1)
+        return np.asarray(((weights @ flat.reshape(r, r)) * weights).sum(axis=1))
 
     copies = (weights * (weights - 1) / 2) @ sizes  # an item and its own copy: tied in both
     n = weights @ sizes
@@ -191,7 +191,7 @@ def _classes(ranks: np.ndarray | None, segment: np.ndarray, weights: np.ndarray)
     value, seg = pairs // weights.shape[1], pairs % weights.shape[1]
     starts = np.flatnonzero(np.r_[True, value[1:] != value[:-1]])
     drawn = weights[:, seg] > 0
-    return np.maximum.reduceat(drawn, starts, axis=1).sum(axis=1).astype(np.float64)
+    return np.asarray(np.maximum.reduceat(drawn, starts, axis=1).sum(axis=1).astype(np.float64))
 
 
 __all__ = ["analyse", "BUCKET_SHIFT", "Items", "resampled", "SegmentPairs", "Ungrouped"]

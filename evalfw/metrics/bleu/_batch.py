@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu import _rows as fast
+from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu.components import Counts
 from evalfw.metrics.bleu.spec import BleuSpec
 

@@ -25,8 +25,8 @@ from evalfw.plugin.choices import (
 )
 
 if TYPE_CHECKING:
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 #: a component chosen by name, or as {name: ..., <options>}
 _COMPONENT: dict[str, Any] = {
@@ -91,7 +91,7 @@ def check_components(options: Mapping[str, Any], host: Components,
 
 def config_schema(host: Components) -> dict[str, Any]:
     """:data:`OPTIONS_SCHEMA` with the installed presets and components (names, options)."""
-    schema = plain(OPTIONS_SCHEMA)
+    schema: dict[str, Any] = plain(OPTIONS_SCHEMA)
     props = schema["properties"]
     for key in COMPONENT_KEYS:
         props[key] = component_schema(host, key)

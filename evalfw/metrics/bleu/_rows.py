@@ -41,6 +41,8 @@ def row_scores(spec: BleuSpec, hyp_len: np.ndarray, ref_len: np.ndarray, matches
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """(scores, precisions, reported matches, reported totals, penalties) of every row, or
     None when a component declines."""
+    import numpy as np
+
     bp = spec.brevity_penalty.penalty_rows(hyp_len, ref_len)
     if bp is None:
         return None
@@ -48,7 +50,7 @@ def row_scores(spec: BleuSpec, hyp_len: np.ndarray, ref_len: np.ndarray, matches
     if smoothed is None:
         return None
     prec, correct, total = smoothed
-    scores = spec.mean.combine_rows(prec, total, matches.any(axis=1), bp, spec.weights)
+    scores = spec.mean.combine_rows(prec, total, np.asarray(matches.any(axis=1)), bp, spec.weights)
     if scores is None:
         return None
     return scores, prec, correct, total, bp

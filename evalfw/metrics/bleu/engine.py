@@ -9,16 +9,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
+from evalfw.errors import EvalfwError, InputError, PluginError
+from evalfw.metrics.bleu.components import Counts, Smoothed
 from evalfw.metrics.bleu.counting.kernel_stats import KernelStats, kernel_sums
 from evalfw.metrics.bleu.result import BleuScore
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.tokenizers.base import gc_paused, supports_joined
-from evalfw.metrics.bleu.components import Counts, Smoothed
 from evalfw.plugin.component import Component
-from evalfw.errors import EvalfwError, InputError, PluginError
+from evalfw.tokenizers.base import gc_paused, supports_joined
 
 if TYPE_CHECKING:
     import numpy as np
@@ -80,22 +80,28 @@ def index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]])
 def _index_references(spec: BleuSpec, references: Sequence[Sequence[str | None]]
                       ) -> ReferenceIndex:
     lines = len(references[0]) if references else 0
-    if _joined_lane(spec) and all(len(r) == lines and None not in r for r in references):
-        texts = [_tokenize_joined(spec, stream) for stream in references]
-        if None not in texts:
+    if _joined_lane(spec) and _complete(references, lines):
+        texts = [text for stream in references if (text := _tokenize_joined(spec, stream)) is not None]
+        if len(texts) == len(references):
             index = spec.counter.index_joined(texts, lines, spec.count_orders,
                                                 spec.tokenizer.joined_unit)
             if index is not None:
-                return index  # type: ignore[no-any-return]
+                return index
     streams: list[list[list[str] | None]] = []
     for stream in references:
-        present = [i for i, s in enumerate(stream) if s is not None]
-        toks = tokenize(spec, [stream[i] for i in present])  # type: ignore[misc]
+        present = [(i, s) for i, s in enumerate(stream) if s is not None]
+        toks = tokenize(spec, [s for _, s in present])
         full: list[list[str] | None] = [None] * len(stream)
-        for i, t in zip(present, toks):
+        for (i, _), t in zip(present, toks):
             full[i] = t
         streams.append(full)
-    return _call(spec.counter, "index_references", streams, spec.count_orders)
+    indexed: ReferenceIndex = _call(spec.counter, "index_references", streams, spec.count_orders)
+    return indexed
+
+
+def _complete(streams: Sequence[Sequence[str | None]], lines: int) -> TypeGuard[Sequence[Sequence[str]]]:
+    """Whether every stream has ``lines`` references, none of them missing."""
+    return all(len(stream) == lines and None not in stream for stream in streams)
 
 
 def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceIndex) -> SegmentStats:
@@ -107,7 +113,7 @@ def segment_stats(spec: BleuSpec, hypotheses: Sequence[str], index: ReferenceInd
                 text, len(hypotheses), index, spec.tokenizer.joined_unit)
             if stats is not None:
                 check_stats(spec, stats, len(hypotheses))
-                return stats  # type: ignore[no-any-return]
+                return stats
         return stats_from_tokens(spec, tokenize(spec, hypotheses), index)
 
 
@@ -121,14 +127,14 @@ def _tokenize_joined(spec: BleuSpec, lines: Sequence[str]) -> str | None:
     if spec.lowercase:
         lines = [s.lower() for s in lines]
     try:
-        return spec.tokenizer.tokenize_joined(lines)  # type: ignore[no-any-return]
+        return spec.tokenizer.tokenize_joined(lines)
     except Exception:  # the list path runs the tokenizer again and reports the failure
         return None
 
 
 def stats_from_tokens(spec: BleuSpec, hyp_tokens: Sequence[Sequence[Any]],
                       index: ReferenceIndex) -> SegmentStats:
-    stats = _call(spec.counter, "count", hyp_tokens, index)
+    stats: SegmentStats = _call(spec.counter, "count", hyp_tokens, index)
     check_stats(spec, stats, len(hyp_tokens))
     return stats
 

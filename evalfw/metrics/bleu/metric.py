@@ -19,11 +19,15 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.metrics.base import Metric, SegmentLengths
-from evalfw.metrics.bleu import engine
 from evalfw.metrics.bleu import _rows as fast
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu._options import (
+    OPTIONS_SCHEMA,
+    check_components,
+    config_schema,
+    parse_weights,
+)
 from evalfw.metrics.bleu.components import Counts
-from evalfw.metrics.bleu._options import (OPTIONS_SCHEMA, check_components, config_schema,
-                                          parse_weights)
 from evalfw.metrics.bleu.spec import BleuSpec, resolve_spec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.metrics.flags import MetricFlag
@@ -33,8 +37,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from evalfw.metrics.bleu.result import BleuScore
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 
 class Bleu(Metric):
@@ -119,7 +123,7 @@ class Bleu(Metric):
         for component in self.spec.components().values():
             component.load_files()
 
-    def references_key(self) -> Hashable:
+    def references_key(self) -> tuple[Hashable, ...]:
         return (self.spec.tokenizer.describe(), self.spec.lowercase,
                 self.spec.counter.describe(), self.spec.count_orders)
 
@@ -246,7 +250,8 @@ class Bleu(Metric):
         return SegmentStats(statistics[:, 0], statistics[:, 1:2], statistics[:, 2:2 + width],
                             statistics[:, 2 + width:]), statistics[:, 1]
 
-    def _rows_fast(self, statistics: np.ndarray) -> Any:
+    def _rows_fast(self, statistics: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         if not fast.supports(self.spec):
             return None
         n, width = self.spec.max_order, self.spec.count_orders

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from evalfw.metrics.bleu.components import Preset
-from evalfw.tokenizers.base import Tokenizer
 from evalfw.metrics.bleu.text import SACREBLEU_VERSION
 from evalfw.plugin import hookimpl
+from evalfw.tokenizers.base import Tokenizer
 
 
 def sacrebleu_tokenizer_signature(tokenizer: Tokenizer) -> str | None:

@@ -43,6 +43,13 @@ class ChrfConfig(namedtuple("ChrfConfig", "char_order word_order beta lowercase 
     without :mod:`dataclasses` (the drop-in command line starts lean)."""
 
     __slots__ = ()
+    # the fields' types, for type checkers (annotations only: the tuple's fields stay)
+    char_order: int
+    word_order: int
+    beta: int
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
 
     @property
     def orders(self) -> int:

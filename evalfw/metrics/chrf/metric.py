@@ -26,8 +26,8 @@ from evalfw.metrics.flags import MetricFlag
 from evalfw.version import __version__
 
 if TYPE_CHECKING:
-    from evalfw.plugin.protocols import Components
     from evalfw.plugin.options import OptionChecker
+    from evalfw.plugin.protocols import Components
 
 OPTIONS_SCHEMA: Mapping[str, Any] = {
     "type": "object",
@@ -103,6 +103,7 @@ class Chrf(Metric):
     version = "1"
     description = "chrF / chrF++ (character and word n-gram F-score), sacreBLEU 2.6.0 exact"
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
+    score_scale: float = 100
     # sacreBLEU's flags: --chrf-char-order/-cc, --chrf-word-order/-cw, --chrf-beta (an
     # integer there, so the printed name stays chrF2), --chrf-whitespace, ...
     cli_flags: ClassVar[tuple[MetricFlag, ...]] = (

@@ -64,7 +64,7 @@ class PreparedReferences(namedtuple("PreparedReferences",
         return len(self.first) - 1
 
     @property
-    def counts(self) -> array:  # type: ignore[type-arg]
+    def counts(self) -> array[int]:
         """References per segment (``array("q")``)."""
         first = self.first
         return array("q", [first[i + 1] - first[i] for i in range(len(first) - 1)])
@@ -104,7 +104,7 @@ def prepare(references: Sequence[Sequence[str | None]],
 
 
 def hypothesis_ids(hypotheses: Sequence[str], prepared: PreparedReferences
-                   ) -> tuple[array, array]:  # type: ignore[type-arg]
+                   ) -> tuple[array[int], array[int]]:
     tokens = tokenizer(*prepared.options)
     get = prepared.vocab.get
     ids = array("i")
@@ -193,7 +193,7 @@ def scores_of(edits: np.ndarray, length: np.ndarray) -> np.ndarray:
     return 100 * ratio
 
 
-def float32_value(sums: Sequence[Any]) -> Any:
+def float32_value(sums: np.ndarray) -> Any:
     """The score sacreBLEU's bootstrap computes from float32 column sums, of its type: with
     numpy 2 the division and the scaling by 100 stay in float32 (a numpy float32), while
     its fallbacks for empty references are Python floats."""

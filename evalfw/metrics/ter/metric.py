@@ -49,6 +49,7 @@ class Ter(Metric):
     description = "TER (translation edit rate, TERCOM shifts), sacreBLEU 2.6.0 exact"
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
     higher_is_better: ClassVar[bool] = False
+    score_scale: float = 100
     #: sacreBLEU's option names: --ter-case-sensitive, --ter-asian-support, ...
     cli_flags: ClassVar[tuple[MetricFlag, ...]] = (
         MetricFlag("case_sensitive"), MetricFlag("asian_support"), MetricFlag("no_punct"),

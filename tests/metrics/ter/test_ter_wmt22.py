@@ -19,9 +19,9 @@ from evalfw.analysis import sacrebleu_mode
 from evalfw.analysis.resampling import columns
 from evalfw.compat import _ter as compat
 from evalfw.metrics.ter.metric import Ter
-from tests.support.significance import assert_paired_bootstrap_equal, assert_resampled_scores_equal
-from tests.support.shared_data import load_wmt22, need_wmt22, wmt22_pairs
 from tests.support.pythons import needs_nep50
+from tests.support.shared_data import load_wmt22, need_wmt22, wmt22_pairs
+from tests.support.significance import assert_paired_bootstrap_equal, assert_resampled_scores_equal
 
 pytestmark = [pytest.mark.wmt22, pytest.mark.parity]
 

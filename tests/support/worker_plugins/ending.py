@@ -22,6 +22,7 @@ import numpy as np
 
 import evalfw
 
+
 def _in_worker() -> bool:
     """In a process started by multiprocessing: a fork of the pool, a Dask nanny's worker."""
     return multiprocessing.parent_process() is not None

@@ -41,7 +41,7 @@ def ngram_counts(tokens: Sequence[Hashable], max_order: int) -> Counter[tuple[Ha
     return counts
 
 
-class Vocab(dict):  # type: ignore[type-arg]
+class Vocab(dict[Hashable, int]):
     """token -> id; an unseen token gets the next id (``__missing__`` runs in Python only
     for first sightings, every other lookup stays in C through ``map``)."""
 

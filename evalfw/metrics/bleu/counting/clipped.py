@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from evalfw.metrics.bleu.counting.kernel_stats import KernelStats, floor_totals
-from evalfw.metrics.bleu.counting.kernel import Counted, NativeTables
-from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.metrics.bleu.components import NgramCounter
 from evalfw.errors import InputError
+from evalfw.metrics.bleu.components import NgramCounter
+from evalfw.metrics.bleu.counting.kernel import Counted, NativeTables
+from evalfw.metrics.bleu.counting.kernel_stats import KernelStats, floor_totals
+from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
 from evalfw.plugin import hookimpl
 
 if TYPE_CHECKING:

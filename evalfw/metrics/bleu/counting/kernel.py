@@ -17,6 +17,7 @@ TYPE_CHECKING = False  # not from typing: the drop-in command line starts withou
 if TYPE_CHECKING:
     from collections.abc import Hashable, Sequence
     from typing import Any
+
     import numpy as np
 
     from evalfw.metrics.bleu.counting._tables import NgramTables

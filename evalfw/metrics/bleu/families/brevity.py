@@ -45,7 +45,7 @@ class _Formula(BrevityPenalty):
         """This penalty's rule if the compiled kernel can apply it (see
         ``evalfw.metrics.bleu.counting.kernel_stats.RULES``): only while ``choose_ref_len`` is the built-in
         one, so a subclass that redefines it is always asked itself."""
-        return _RULE_OF.get(type(self).choose_ref_len)  # type: ignore[arg-type]
+        return _RULE_OF.get(type(self).choose_ref_len)
 
     def penalty(self, hyp_len: int, ref_len: int) -> float | int:
         if self.options["formula"] == "nltk":

@@ -10,15 +10,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from evalfw.metrics.bleu.families.sacrebleu import log_floor
 from evalfw.metrics.bleu.components import Counts, Mean, Smoothed
+from evalfw.metrics.bleu.families.sacrebleu import log_floor
 from evalfw.plugin import hookimpl
 
 
 class MultiBleuMean(Mean):
     name = "multi-bleu"
     scale = 1
-    score_scale = 100  # type: ignore[assignment]  # multi-bleu.perl prints 100 * BLEU
+    score_scale = 100  # multi-bleu.perl prints 100 * BLEU
     description = "Moses multi-bleu.perl: mean of floored logs of plain precisions, times 100"
 
     def combine(

@@ -23,9 +23,9 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
-from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
 from evalfw.errors import ConfigError
+from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
+from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
 from evalfw.plugin import hookimpl
 
 __all__ = ["METHODS", "NltkContext", "NltkMean", "NltkMethod6Error", "RawFraction"]

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from evalfw.metrics.bleu.components import Counts, Precision
 from evalfw.errors import PluginError
+from evalfw.metrics.bleu.components import Counts, Precision
 
 #: Before 3.12, Fraction accepts the private ``_normalize`` flag, and NLTK uses it to keep the
 #: unreduced pair internally; its ``==`` with ints then compares the raw pair. Doing the same
@@ -27,22 +27,25 @@ class RawFraction(Fraction):
     counts, and methods 1, 3 and 4 divide by the raw n-gram count of a zero-match order."""
 
     __slots__ = ("_raw",)
+    _raw: tuple[Any, Any]
 
     def __new__(cls, numerator: Any = 0, denominator: Any = None) -> RawFraction:
+        self: RawFraction
         if _KEEP_UNREDUCED:
-            self = super().__new__(cls, numerator, denominator,
-                                   _normalize=False)  # type: ignore[call-arg]
+            # typeshed does not declare the private flag (it exists before 3.12 only)
+            self = super().__new__(cls, numerator, denominator,  # type: ignore[call-overload]
+                                   _normalize=False)
         else:
             self = super().__new__(cls, numerator, denominator)
         self._raw = (numerator, denominator)
         return self
 
     @property
-    def numerator(self) -> Any:  # type: ignore[override]
+    def numerator(self) -> Any:
         return self._raw[0] if self._raw[1] is not None else super().numerator
 
     @property
-    def denominator(self) -> Any:  # type: ignore[override]
+    def denominator(self) -> Any:
         return self._raw[1] if self._raw[1] is not None else super().denominator
 
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from evalfw.metrics.bleu.components import Counts, Mean, Smoothed, Smoother
+from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
 from evalfw.metrics.bleu.counting import kernel
 from evalfw.plugin import hookimpl
 
@@ -25,7 +25,7 @@ LOG_ZERO = -9999999999
 _PLAIN_SUM = sys.version_info < (3, 12)
 
 
-def log_floor(p: float) -> float:
+def log_floor(p: Precision) -> float:
     return LOG_ZERO if p == 0 else math.log(p)
 
 
@@ -126,7 +126,7 @@ class Floor(_SacreSmoother):
     options_schema: ClassVar[dict[str, Any]] = _value_schema(0.1, "numerator for zero-match orders")
 
     def _zero(self, n: int, total: int, state: list[float]) -> float:
-        return 100.0 * self.options["value"] / total
+        return 100.0 * float(self.options["value"]) / total
 
     def _zero_rows(self, p: np.ndarray, zero: np.ndarray, t: np.ndarray, rows: np.ndarray,
                    zeros_seen: np.ndarray) -> None:
