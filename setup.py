@@ -1,7 +1,6 @@
 """Build hook for the optional compiled kernels: BLEU counting, chrF statistics, TER edits,
-mteval's and intl's punctuation rules, sacreBLEU's bootstrap draws, the meta-evaluation's
-pair loops, and the
-``evalfw-sacrebleu`` script (everything else is in pyproject.toml).
+mteval's and intl's punctuation rules and the meta-evaluation's pair loops (everything else is
+in pyproject.toml).
 
 ``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
 with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
@@ -39,9 +38,6 @@ class BuildKernels(build_ext):
 
 setup(
     cmdclass={"build_ext": BuildKernels},
-    # evalfw-sacrebleu: a script file rather than a [project.scripts] entry point, whose
-    # generated wrapper imports re, a quarter of the command's start-up (see the script)
-    scripts=["scripts/evalfw-sacrebleu"],
     ext_modules=[
         Extension(
             "evalfw.metrics.bleu.counting._clipcount",
@@ -62,12 +58,6 @@ setup(
         Extension(
             "evalfw.metrics.ter._ter",
             sources=["evalfw/metrics/ter/_ter.c"],
-            optional=True,
-            extra_compile_args=["-O3"],
-        ),
-        Extension(
-            "evalfw.analysis._sacreboot",
-            sources=["evalfw/analysis/_sacreboot.c"],
             optional=True,
             extra_compile_args=["-O3"],
         ),

@@ -15,36 +15,9 @@ Public API (imported lazily, so ``import evalfw`` stays cheap):
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
-
-# The names are imported on first use, so ``import evalfw`` loads none of the package's modules
-# (nor pluggy or numpy); type checkers read the imports below instead.
-if TYPE_CHECKING:
-    from evalfw.analysis.bucketing import Bucketer
-    from evalfw.api import corpus_bleu, corpus_score, metric, sentence_bleu, sentence_scores
-    from evalfw.checks.base import Check, CheckInput
-    from evalfw.executors.base import Executor
-    from evalfw.host.host import PluginHost
-    from evalfw.metrics.base import Metric, Score, SegmentContext, SegmentLengths
-    from evalfw.metrics.bleu.components import (
-        BrevityPenalty,
-        Counts,
-        Mean,
-        NgramCounter,
-        Preset,
-        Smoothed,
-        Smoother,
-    )
-    from evalfw.metrics.bleu.result import BleuScore
-    from evalfw.metrics.flags import MetricFlag
-    from evalfw.metrics.model import ModelInput, ModelMetric
-    from evalfw.plugin import hookimpl
-    from evalfw.reports.base import Reporter
-    from evalfw.runner.result import RunResult, load_run
-    from evalfw.runner.run import run
-    from evalfw.tokenizers.base import Tokenizer
-    from evalfw.version import __version__
-
+# The names are imported on first use, so ``import evalfw`` runs no import at all (none of
+# the package's modules, nor typing, pluggy or numpy): Ctrl-C from the console command's first
+# instruction ends as evalfw.cli.entry says. Type checkers read ``__init__.pyi`` instead.
 _LAZY = {
     "__version__": "evalfw.version",
     "hookimpl": "evalfw.plugin",
@@ -80,13 +53,7 @@ _LAZY = {
     "CheckInput": "evalfw.checks.base",
 }
 
-__all__ = [
-    "__version__", "hookimpl", "metric", "corpus_score", "corpus_bleu", "sentence_bleu",
-    "sentence_scores", "BleuScore", "PluginHost", "run", "load_run", "RunResult", "Metric",
-    "MetricFlag", "Score", "SegmentLengths", "SegmentContext", "ModelMetric", "ModelInput",
-    "Tokenizer", "NgramCounter", "BrevityPenalty", "Smoother", "Counts", "Smoothed", "Mean",
-    "Preset", "Reporter", "Bucketer", "Executor", "Check", "CheckInput",
-]
+__all__ = list(_LAZY)
 
 
 def __getattr__(name: str) -> object:

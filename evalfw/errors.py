@@ -10,9 +10,7 @@ keeps running, but says so.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line imports this module
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+from collections.abc import Iterable
 
 
 class EvalfwError(Exception):

@@ -1,7 +1,7 @@
-"""The public modules hand out their names lazily at run time and show them to type checkers:
-``__all__`` lists exactly the names imported under ``TYPE_CHECKING`` (or declared there), each
-resolves at run time to the object the type checker sees, and ``import evalfw`` imports none of
-the package's modules."""
+"""The public modules show their names to type checkers: ``__all__`` lists exactly the names
+the module imports (at its top, under ``TYPE_CHECKING`` or in its stub ``__init__.pyi``) or
+declares, each resolves at run time to the object the type checker sees, and ``import evalfw``
+imports none of the package's modules (it hands its names out on first use)."""
 
 from __future__ import annotations
 
@@ -17,17 +17,20 @@ PUBLIC = ["evalfw", "evalfw.compat.sacrebleu", "evalfw.compat.sacrebleu.metrics"
 
 
 def _type_checking_names(module: str) -> dict[str, tuple[str, str] | None]:
-    """Name -> (module, attribute) imported under ``if TYPE_CHECKING:`` (None: declared)."""
+    """Name -> (module, attribute) imported at the top of the module (or of its stub
+    ``__init__.pyi``) or under ``if TYPE_CHECKING:`` (None: declared with an annotation)."""
     path = Path(importlib.import_module(module).__file__ or "")
+    stub = path.with_suffix(".pyi")
+    tree = ast.parse((stub if stub.is_file() else path).read_text("utf-8"))
+    blocks = [tree.body] + [node.body for node in tree.body if isinstance(node, ast.If)
+                            and getattr(node.test, "id", "") == "TYPE_CHECKING"]
     out: dict[str, tuple[str, str] | None] = {}
-    for node in ast.parse(path.read_text("utf-8")).body:
-        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
-            for item in node.body:
-                if isinstance(item, ast.ImportFrom) and item.module:
-                    for alias in item.names:
-                        out[alias.asname or alias.name] = (item.module, alias.name)
-                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                    out[item.target.id] = None
+    for item in (item for body in blocks for item in body):
+        if isinstance(item, ast.ImportFrom) and item.module and item.module != "__future__":
+            for alias in item.names:
+                out[alias.asname or alias.name] = (item.module, alias.name)
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            out[item.target.id] = None
     return out
 
 

@@ -11,9 +11,8 @@ run's calls with the same arguments (block sizes never change what a stream yiel
 :mod:`evalfw.analysis.resampling`; AR blocks are kept to multiples of 32 rows). The
 generator ends where the local run's ends, too. Tests compare both ways bit for bit.
 
-Only the client's walk is sequential: drawing is ~30 ms per 1000 resamples of 2000 segments,
-against about ten times that to count and score them; AR masks are not drawn but skipped
-over (:mod:`evalfw.analysis._skip`), and bootstrap indices skipped by the compiled kernel.
+Only the client's walk is sequential: drawing the indices takes about a tenth of counting and
+scoring them; AR masks are not drawn but skipped over (:mod:`evalfw.analysis._skip`).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from evalfw.analysis import resampling as rs
-from evalfw.analysis._skip import skip_bools, skip_indices
+from evalfw.analysis._skip import skip_bools
 
 if TYPE_CHECKING:
     from evalfw.metrics.base import Metric
@@ -89,20 +88,15 @@ def in_blocks(rng: np.random.Generator, segments: int, rows: int, draw: Draw,
 def walk(rng: np.random.Generator, segments: int, n: int, rows: int, draw: Draw
          ) -> list[tuple[Mapping[str, Any], int]]:
     """(generator state, rows) at the start of each block; ``rng`` advances past them all.
-    On PCG64 (the default) nothing is stored: AR masks are skipped over arithmetically
-    (microseconds a block), bootstrap indices by the compiled kernel's draws (a third of
-    numpy's time, without the arrays)."""
-    pcg = type(rng.bit_generator) is np.random.PCG64
-    skip = draw is draw_mask and pcg
+    On PCG64 (the default) AR masks are skipped over arithmetically; bootstrap indices are
+    drawn block by block and dropped."""
+    skip = draw is draw_mask and type(rng.bit_generator) is np.random.PCG64
     starts = []
     for start in range(0, n, rows):
         size = min(rows, n - start)
         starts.append((rng.bit_generator.state, size))
         if skip:
             skip_bools(rng.bit_generator, size * segments)  # type: ignore[arg-type]
-        elif pcg and draw is draw_indices and \
-                skip_indices(rng.bit_generator, segments, size * segments):  # type: ignore[arg-type]
-            pass
         else:
             for _ in in_blocks(rng, segments, size, draw):
                 pass

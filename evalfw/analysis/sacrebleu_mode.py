@@ -65,10 +65,6 @@ class SacreSeed:
         """Per-system paired tests pass ``seed if seed else None``: 0 means unseeded."""
         return self.value if self.value else None
 
-    @property
-    def paired_label(self) -> str:
-        return str(self.value).lower()
-
 
 def read_seed(value: str | int | None = None, bounded: bool = True) -> SacreSeed:
     """``value`` (a ``--seed`` option) or else ``$SACREBLEU_SEED`` or else 12345; the text
@@ -118,7 +114,7 @@ def _f32_sums(systems: Sequence[rs.Columns], idx: np.ndarray) -> list[np.ndarray
     return rs.split(acc, len(systems))
 
 
-def _raw_bootstrap_scores(metric: Metric, systems: Sequence[rs.Columns], n: int,
+def raw_bootstrap_scores(metric: Metric, systems: Sequence[rs.Columns], n: int,
                           seed: int | None) -> list[list[Any]]:
     """Each system's resampled scores as the formula returns them (Python floats or numpy
     float32 scalars), in sample order, on shared indices."""
@@ -135,7 +131,7 @@ def bootstrap_scores(metric: Metric, systems: Sequence[rs.Columns], n: int,
                      seed: int | None) -> list[np.ndarray]:
     """sacreBLEU's bootstrap scores (in sample order) of several systems on shared indices,
     each an array of the dtype sacreBLEU's ``np.array`` of them has."""
-    return [np.array(raw) for raw in _raw_bootstrap_scores(metric, systems, n, seed)]
+    return [np.array(raw) for raw in raw_bootstrap_scores(metric, systems, n, seed)]
 
 
 def interval(scores: np.ndarray) -> tuple[float, float, float]:
@@ -156,22 +152,28 @@ def corpus_value(metric: Metric, cols: rs.Columns) -> float:
     return float(metric.score(cols.sums))
 
 
+def estimate_ci(raw: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
+    """``Score.estimate_ci`` of one system's resampled scores, in their own type: (mean,
+    half-width, lower, upper) from the sorted scores' order statistics n//40 and n-n//40-1,
+    the mean by ``statistics.mean``."""
+    ordered = sorted(raw)
+    lo = len(ordered) // 40
+    lower, upper = ordered[lo], ordered[len(ordered) - lo - 1]
+    return statistics.mean(ordered), 0.5 * (upper - lower), lower, upper
+
+
 def confidence(metric: Metric, cols: rs.Columns, n: int = 1000, seed: SacreSeed | None = None,
                system: str = "system", paired: bool = False) -> ConfidenceResult:
     """``--confidence`` (or, ``paired=True``, the baseline row of ``--paired-bs``)."""
     check_metric(metric)
     seed = seed or read_seed()
-    raw = _raw_bootstrap_scores(metric, [cols], n, seed.value)[0]
+    raw = raw_bootstrap_scores(metric, [cols], n, seed.value)[0]
     if paired:
         scores = np.array(raw)
         lower, upper, half = interval(scores)
         mean = _paired_mean(scores)
-    else:  # ``Score.estimate_ci``: sorted Python list, statistics.mean of the raw values
-        ordered = sorted(raw)
-        lo = len(ordered) // 40
-        low, up = ordered[lo], ordered[len(ordered) - lo - 1]
-        lower, upper, half = float(low), float(up), float(0.5 * (up - low))
-        mean = float(statistics.mean(ordered))
+    else:
+        mean, half, lower, upper = (float(x) for x in estimate_ci(raw))
     return ConfidenceResult(system, corpus_value(metric, cols), mean, half, lower, upper, n,
                             0.95, seed.value, "sacrebleu")
 
@@ -253,6 +255,6 @@ def paired_ar(metric: Metric, baseline: tuple[str, rs.Columns],
 
 __all__ = [
     "bootstrap_scores", "check_metric", "confidence", "corpus_value", "DEFAULT_N", "DEFAULT_SEED",
-    "SACREBLEU_BOOTSTRAP",
-    "interval", "paired_ar", "paired_bootstrap", "read_seed", "SacreSeed", "SEED_ENV", "supports",
+    "estimate_ci", "interval", "paired_ar", "paired_bootstrap", "raw_bootstrap_scores",
+    "read_seed", "SACREBLEU_BOOTSTRAP", "SacreSeed", "SEED_ENV", "supports",
 ]

@@ -6,10 +6,12 @@ and SIGHUP turned into exceptions while the command runs (see :mod:`evalfw.cli.e
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from types import FrameType
 
 
-def _terminate(signum: int, frame: object) -> None:
+def _terminate(signum: int, frame: FrameType | None) -> None:
     from evalfw.cli.main import Terminated
 
     raise Terminated(signum)
@@ -22,7 +24,7 @@ def _will_compute(argv: list[str]) -> bool:
 
 def _import_numpy() -> None:
     """numpy, loaded here (under the start-up handler). Its OpenBLAS starts a busy-waiting
-    thread per core on import: about 0.1 CPU-second per process for nothing, since evalfw's
+    thread per core on import, which spends CPU time for nothing, since evalfw's
     matrix products are small (:mod:`evalfw.executors.blas`). OpenBLAS reads its thread count
     from the environment once, when it loads: one thread is asked for then, unless the user
     chose a count, and the environment is as it was right after, so programs this process
@@ -40,8 +42,6 @@ def _import_numpy() -> None:
 def start(restore: bool) -> None:
     """Run the command line and exit with its status; ``restore``: the start-up handler is
     installed and Python's own SIGINT handler comes back once the modules are loaded."""
-    import _signal as signal
-
     try:
         from evalfw.cli.main import main as run
 

@@ -1,67 +1,98 @@
 """sacreBLEU 2.6.0's BLEU API (``BLEU``, ``BLEUScore``, ``BLEUSignature``, ``corpus_bleu``,
-``raw_corpus_bleu``, ``sentence_bleu``), computed by evalfw's components; users import it
-from :mod:`evalfw.compat.sacrebleu` (or its ``metrics`` modules), as they import sacreBLEU.
+``raw_corpus_bleu``, ``sentence_bleu``) over evalfw's BLEU engine; users import it from
+:mod:`evalfw.compat.sacrebleu` (or its ``metrics`` modules), as they import sacreBLEU.
 
-Same numbers, fields, signature and ``str()`` as sacreBLEU. One deliberate difference: a
-hypothesis/reference count mismatch raises ``evalfw.errors.InputError`` instead of being
-silently truncated by ``zip``.
+A ``BLEU`` object is the engine's spec of the ``sacrebleu`` preset with its options: corpus
+scores come from :mod:`evalfw.metrics.bleu.engine`, sentence scores from
+:class:`evalfw.metrics.bleu.sentence.SentenceScorer`, bootstrap intervals from
+:mod:`evalfw.analysis.sacrebleu_mode`. Same numbers, fields, signature and ``str()`` as
+sacreBLEU. One deliberate difference: a hypothesis/reference count mismatch raises
+``evalfw.errors.InputError`` instead of being silently truncated by ``zip``.
 """
 
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
-from evalfw.compat import _sentence
-from evalfw.compat._bleu_score import (
-    LANGUAGE_NAMES, TOKENIZER_BY_LANG, SMOOTH_DEFAULTS, TOKENIZER_DEFAULT, BLEUScore,
-    BLEUSignature, check_lengths, signature, warn_tokenized)
-from evalfw.compat._bleu_lean import bleu_fields
-from evalfw.compat._common import check_corpus_args, warn
-
-TYPE_CHECKING = False  # not from typing: a sentence loop starts without it
-if TYPE_CHECKING:
-    from typing import Any
-
-    from evalfw.tokenizers.base import Tokenizer
-    from evalfw.metrics.bleu.components import Counts
-    from evalfw.metrics.bleu.spec import BleuSpec
-    from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
+from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature, warn
+from evalfw.errors import InputError
+from evalfw.host.host import PluginHost
+from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu.components import Counts
+from evalfw.metrics.bleu.metric import Bleu
+from evalfw.metrics.bleu.result import BleuScore
+from evalfw.metrics.bleu.sentence import SentenceScorer
+from evalfw.metrics.bleu.spec import resolve_spec
+from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
+from evalfw.metrics.bleu.text import verbose_text
+from evalfw.tokenizers._spm_models import NoSentencePiece
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu"]
 
+TOKENIZER_DEFAULT = "13a"
+TOKENIZER_BY_LANG = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+#: sacreBLEU's words when ``tokenize="spm"`` (its TokenizerSPM logs them as it is built)
+SPM_RENAMED = "Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future."
+#: sacreBLEU's ImportError when a SentencePiece tokenizer has no ``sentencepiece`` package
+SPM_MISSING = ("\n\nPlease install the sentencepiece library for SPM tokenization:"
+               "\n\n  pip install sentencepiece ")
+SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1,
+                                                   "exp": None}
+
 
 @functools.cache
-def _host() -> Any:
+def _host() -> PluginHost:
     # Built-ins only: a drop-in for sacreBLEU must not change with installed plugins.
-    from evalfw.host.host import PluginHost
-
     return PluginHost.create(autoload=False)
 
 
-def _plain_tokenizer(tokenize: str, smooth_value: Any, max_order: Any, lowercase: Any,
-                     effective_order: Any) -> Tokenizer | None:
-    """The built-in tokenizer of options that certainly resolve to a spec (a built-in
-    tokenizer name; booleans; an order of 1 to 4; no or a non-negative number as smoothing
-    value), so the spec can wait until it is needed; None: resolve it now, where its errors
-    belong."""
-    from evalfw.tokenizers import MODULES, builtin
+class BLEUScore(SacreScore):
+    """sacreBLEU's ``BLEUScore``: same fields, ``format()`` and ``str()``."""
 
-    if tokenize not in MODULES or tokenize in ("ja-mecab", "ko-mecab") or \
-            type(lowercase) is not bool or type(effective_order) is not bool or \
-            type(max_order) is not int or not 1 <= max_order <= 4 or \
-            (smooth_value is not None and (type(smooth_value) not in (int, float)
-                                           or not smooth_value >= 0)):
-        return None
-    return builtin(tokenize)()
+    def __init__(self, score: float, counts: list[Any], totals: list[Any],
+                 precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
+        super().__init__("BLEU", score)
+        self.bp = bp
+        self.counts = counts
+        self.totals = totals
+        self.sys_len = sys_len
+        self.ref_len = ref_len
+        self.precisions = precisions
+        self.ratio = sys_len / ref_len if ref_len else 0
+
+    # Formatted on first use: loops that score one sentence per call read only ``score``.
+    @property
+    def prec_str(self) -> str:
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+    @property
+    def _verbose(self) -> str:  # type: ignore[override]
+        return verbose_text(self.precisions, self.bp, self.ratio, self.sys_len, self.ref_len)
+
+    @classmethod
+    def of(cls, result: BleuScore) -> BLEUScore:
+        return cls(result.score, list(result.counts), list(result.totals),
+                   list(result.precisions), result.bp, result.hyp_len, result.ref_len)
 
 
-class BLEU:
+class BLEUSignature(SacreSignature):
+    """sacreBLEU's signature: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
+
+    _ABBR = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e",
+             "tok": "tok", "smooth": "s", "version": "v"}
+
+
+class BLEU(SacreMetric):
     """sacreBLEU's ``BLEU`` metric with the same constructor, methods and defaults."""
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
     TOKENIZER_DEFAULT = TOKENIZER_DEFAULT
+    _metric: Bleu
 
     def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = None,
                  smooth_method: str = "exp", smooth_value: float | None = None,
@@ -76,162 +107,89 @@ class BLEU:
         self.smooth_method = smooth_method
         self.max_ngram_order = max_ngram_order
         self.effective_order = effective_order
-        self.n_bootstrap: int | None = None
-        self.seed: Any = None
         if tokenize is None:
             tokenize = TOKENIZER_BY_LANG.get(trg_lang, TOKENIZER_DEFAULT)
         elif trg_lang in TOKENIZER_BY_LANG and tokenize != TOKENIZER_BY_LANG[trg_lang]:
             warn(f"Consider using the '{TOKENIZER_BY_LANG[trg_lang]}' or 'spm' tokenizer for "
                  f"{LANGUAGE_NAMES[trg_lang]}.")
         self.tokenize = tokenize
-        self._spec_value: BleuSpec | None = None
-        self._tokenizer = _plain_tokenizer(tokenize, smooth_value, max_ngram_order, lowercase,
-                                           effective_order)
-        if self._tokenizer is None:  # anything else is checked by resolving the spec now
-            self._tokenizer = self._spec.tokenizer
-        self.tokenizer_signature = self._tokenizer.sacrebleu_signature()
-        self._ref_cache: ReferenceIndex | None = None
-        self._one: _sentence.OneSentence | None = None
+        smoothing: dict[str, Any] = {"name": smooth_method}
+        if SMOOTH_DEFAULTS[smooth_method] is not None and smooth_value is not None:
+            smoothing["value"] = smooth_value
+        if tokenize == "spm":
+            warn(SPM_RENAMED)
+        with warnings.catch_warnings():  # the engine's own words for it: sacreBLEU's are above
+            warnings.filterwarnings("ignore", "tokenizer 'spm'", FutureWarning)
+            try:
+                self._spec = resolve_spec(_host(), preset="sacrebleu", tokenizer=tokenize,
+                                          smoothing=smoothing, max_order=max_ngram_order,
+                                          lowercase=lowercase, effective_order=effective_order)
+            except NoSentencePiece:
+                raise ImportError(SPM_MISSING) from None
+        self._metric = Bleu(self._spec)
+        self.tokenizer_signature = self._spec.tokenizer.sacrebleu_signature()
+        self._sentences = SentenceScorer(self._spec)
         if references is not None:
             self._ref_cache = self._index(references)
 
-    @property
-    def _spec(self) -> BleuSpec:
-        """evalfw's BLEU spec of these options, resolved on first use (plain options cannot
-        fail to resolve, see ``_plain_tokenizer``; a sentence loop never needs it)."""
-        if self._spec_value is None:
-            self._spec_value = self._make_spec()
-        return self._spec_value
-
-    def _make_spec(self) -> BleuSpec:
-        from evalfw.metrics.bleu.spec import resolve_spec
-
-        smoothing: dict[str, Any] = {"name": self.smooth_method}
-        if SMOOTH_DEFAULTS[self.smooth_method] is not None and self.smooth_value is not None:
-            smoothing["value"] = self.smooth_value
-        return resolve_spec(_host(), preset="sacrebleu", tokenizer=self.tokenize,
-                            smoothing=smoothing, max_order=self.max_ngram_order,
-                            lowercase=self.lowercase, effective_order=self.effective_order)
-
-    # ------------------------------------------------------------------ scoring
-
     def _index(self, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
-        from evalfw.metrics.bleu import engine
-
         index = engine.index_references(self._spec, references)
-        # from the streams, not the index's length table: that table would import numpy
-        if any(None in stream for stream in references):
-            per_seg = {sum(stream[i] is not None for stream in references)
-                       for i in range(index.segments)}
-            self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
-        else:
-            self.num_refs = len(references)
+        per_seg = {sum(stream[i] is not None for stream in references)
+                   for i in range(index.segments)}
+        self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
         return index
 
     def _stats(self, hypotheses: Sequence[str],
                references: Sequence[Sequence[str | None]] | None) -> SegmentStats:
-        if references:
-            index = self._index(references)
-        elif self._ref_cache is not None:
-            index = self._ref_cache
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
-        check_lengths(len(hypotheses), index.segments)
-        warn_tokenized(hypotheses, self._force)
-        from evalfw.metrics.bleu import engine
-
+        index = self._references(references)
+        if len(hypotheses) != index.segments:
+            raise InputError(
+                f"{len(hypotheses)} hypotheses but {index.segments} reference segments; "
+                "sacreBLEU would silently truncate to the shorter one, evalfw refuses")
+        if not self._force and sum(h.endswith(" .") for h in hypotheses) >= 100:
+            warn("That's 100 lines that end in a tokenized period ('.')")
+            warn("It looks like you forgot to detokenize your test data, which may hurt your "
+                 "score.")
+            warn("If you insist your data is detokenized, or don't care, you can suppress "
+                 "this message with the `force` parameter.")
         return engine.segment_stats(self._spec, hypotheses, index)
 
-    def _score(self, counts: Counts) -> BLEUScore:
-        from evalfw.metrics.bleu import engine
+    def _rows(self, stats: Any) -> Any:
+        return self._metric.rows(stats)
 
-        res = engine.score_counts(self._spec, counts)
-        return BLEUScore(res.score, list(res.counts), list(res.totals), list(res.precisions),
-                         res.bp, res.hyp_len, res.ref_len)
-
-    def _corpus_score(self, stats: SegmentStats) -> BLEUScore:
-        from evalfw.metrics.bleu import engine
-
-        return self._score(engine.corpus_counts(self._spec, stats))
-
-    def corpus_score(self, hypotheses: Sequence[str],
-                     references: Sequence[Sequence[str]] | None,
-                     n_bootstrap: int = 1) -> BLEUScore:
-        _check_corpus_args(hypotheses, references)
-        stats = self._stats(hypotheses, references)
-        score = self._corpus_score(stats)
-        if n_bootstrap > 1:
-            from evalfw.analysis.resampling import columns
-            from evalfw.analysis.sacrebleu_mode import confidence, read_seed
-            from evalfw.metrics.bleu.metric import Bleu
-
-            seed = read_seed(bounded=False)  # $SACREBLEU_SEED semantics, as sacreBLEU
-            metric = Bleu(self._spec)
-            result = confidence(metric, columns(metric, metric.rows(stats)), n_bootstrap, seed)
-            self.n_bootstrap = n_bootstrap
-            self.seed = seed.label
-            score._mean, score._ci = result.mean, result.ci
-        return score
+    def _result(self, stats: Any) -> BLEUScore:
+        return BLEUScore.of(engine.corpus_score(self._spec, stats))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
-        if not isinstance(hypothesis, str):
-            raise TypeError("BLEU: The argument `hyp` should be a string.")
-        if type(references) is not list and (  # the ABC check only for other sequences
-                isinstance(references, str) or not isinstance(references, Sequence)):
-            raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
-        if not isinstance(references[0], str) and references[0] is not None:
-            raise TypeError("BLEU: Each element of `refs` should be a string.")
-        one = self._one
-        if one is None:
-            # the spec's components are sacreBLEU's built-ins: their formula in one function
-            settings = (self.smooth_method, self.smooth_value, self.effective_order,
-                        self.max_ngram_order)
-
-            def formula(correct: list[Any], total: list[Any], sys_len: int, ref_len: int
-                        ) -> tuple[Any, ...]:  # positional: cheaper than a partial's keywords
-                return bleu_fields(correct, total, sys_len, ref_len, *settings)
-
-            # the kernel computes the same formula for the smoothing methods without a value
-            compiled = (bool(self.effective_order), self.smooth_method == "exp") \
-                if self.smooth_method in ("exp", "none") else None
-            one = self._one = _sentence.OneSentence(self._spec, formula, compiled) \
-                if self._spec_value is not None else _sentence.OneSentence.sacrebleu(
-                    self._tokenizer, self.lowercase, self.max_ngram_order, formula, compiled)
-        found = one.result(hypothesis, references, BLEUScore)
-        if found is not None:  # the per-call path (see evalfw.compat._sentence)
-            self.num_refs = one.nrefs
-            return found
-        stats = self._stats([hypothesis], [[r] for r in references])
-        return self._corpus_score(stats)
-
-    def _resampling_input(self, hypotheses: Sequence[str]) -> tuple[Any, Any, BLEUScore]:
-        """For paired tests: evalfw's metric, its statistics rows of ``hypotheses`` (against
-        the cached references) and their score."""
-        from evalfw.metrics.bleu.metric import Bleu
-
-        stats = self._stats(hypotheses, None)
-        metric = Bleu(self._spec)
-        return metric, metric.rows(stats), self._corpus_score(stats)
+        self._check_sentence_args(hypothesis, references)
+        found = self._sentences.fields(hypothesis, references)
+        if found is None:  # the general path computes the same numbers
+            general: BLEUScore = super().sentence_score(hypothesis, references)
+            return general
+        score, matches, totals, precisions, bp, hyp_len, ref_len, self.num_refs = found
+        return BLEUScore(score, list(matches), list(totals), list(precisions), bp, hyp_len,
+                         ref_len)
 
     def get_signature(self) -> BLEUSignature:
-        return signature(self)
+        smooth = self.smooth_method
+        if SMOOTH_DEFAULTS[smooth] is not None:
+            value = self.smooth_value if self.smooth_value is not None else \
+                SMOOTH_DEFAULTS[smooth]
+            smooth += f"[{value:.2f}]"
+        return BLEUSignature.of(self, case="lc" if self.lowercase else "mixed",
+                                eff=self.effective_order, tok=self.tokenizer_signature,
+                                smooth=smooth)
 
     @staticmethod
     def compute_bleu(correct: list[int], total: list[int], sys_len: int, ref_len: int,
                      smooth_method: str = "none", smooth_value: float | None = None,
                      effective_order: bool = False, max_ngram_order: int = 4) -> BLEUScore:
         """sacreBLEU's static ``compute_bleu`` (note its default smoothing is ``none``)."""
-        metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
-                      effective_order=effective_order, max_ngram_order=max_ngram_order)
-        from evalfw.metrics.bleu.components import Counts
-
+        spec = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
+                    effective_order=effective_order, max_ngram_order=max_ngram_order)._spec
         counts = Counts(tuple(correct[:max_ngram_order]), tuple(total[:max_ngram_order]),
                         int(sys_len), int(ref_len))
-        return metric._score(counts)
-
-
-def _check_corpus_args(hyps: Any, refs: Any) -> None:
-    check_corpus_args("BLEU", hyps, refs)
+        return BLEUScore.of(engine.score_counts(spec, counts))
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
@@ -242,7 +200,7 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   effective_order=use_effective_order)
-    return metric.corpus_score(hypotheses, references)
+    return metric.corpus_score(hypotheses, references)  # type: ignore[no-any-return]
 
 
 def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
@@ -254,7 +212,8 @@ def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str
 
 def sentence_bleu(hypothesis: str, references: Sequence[str], smooth_method: str = "exp",
                   smooth_value: float | None = None, lowercase: bool = False,
-                  tokenize: str = TOKENIZER_DEFAULT, use_effective_order: bool = True) -> BLEUScore:
+                  tokenize: str = TOKENIZER_DEFAULT, use_effective_order: bool = True
+                  ) -> BLEUScore:
     """sacreBLEU's ``sentence_bleu`` compat function (effective order on by default)."""
     metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
                   smooth_value=smooth_value, effective_order=use_effective_order)

@@ -1,21 +1,21 @@
-"""What sacreBLEU 2.6.0's chrF and TER classes share, for the drop-ins in
-:mod:`evalfw.compat._chrf` and :mod:`evalfw.compat._ter`: the score object's text forms and
-bootstrap interval, the argument checks, reference caching and the float32 bootstrap.
+"""What sacreBLEU 2.6.0's metric classes share, for the drop-ins in :mod:`evalfw.compat._bleu`,
+:mod:`evalfw.compat._chrf` and :mod:`evalfw.compat._ter`: the score object's text forms, the
+signature, the argument checks, reference caching and the bootstrap interval (drawn by
+:mod:`evalfw.analysis.sacrebleu_mode`, as sacreBLEU draws it).
 
-A drop-in metric subclasses :class:`SacreMetric` and says how to read reference counts off
-its prepared references, how to build its score object from statistics rows, and how
-sacreBLEU scores one resample's float32 column sums.
+A drop-in metric subclasses :class:`SacreMetric` over an evalfw metric (``_metric``) and says
+how to build its score object from statistics.
 """
 
 from __future__ import annotations
 
-import os
+import json
+import logging
 from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Self
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from typing import Any
     import numpy as np
 
     from evalfw.metrics.base import Metric
@@ -29,18 +29,16 @@ _sink: Callable[[str], None] | None = None
 
 def set_warning_sink(sink: Callable[[str], None] | None) -> None:
     """Send the drop-ins' warnings to ``sink`` instead of the logger (the drop-in command
-    line prints them as sacreBLEU's does, without loading :mod:`logging`)."""
+    line prints them as sacreBLEU's does)."""
     global _sink
     _sink = sink
 
 
 def warn(message: str) -> None:
-    """A warning with sacreBLEU's text (``logging`` is imported only when one is issued)."""
+    """A warning with sacreBLEU's text."""
     if _sink is not None:
         _sink(message)
         return
-    import logging
-
     logging.getLogger("evalfw.compat.sacrebleu").warning(message)
 
 
@@ -79,20 +77,15 @@ class SacreScore:
             for pair in signature.split("|"):
                 key, value = pair.split(":")
                 d[key] = value
-            from evalfw.compat._jsonout import dumps_flat
-
-            return dumps_flat(d, 1)  # json.dumps(d, indent=1, ensure_ascii=False)
+            return json.dumps(d, indent=1, ensure_ascii=False)
         return line
 
     def estimate_ci(self, scores: Sequence[Any]) -> None:
         """sacreBLEU's interval of resampled scores (``.score`` of each): half the spread of
         the 2.5 % and 97.5 % order statistics, and their ``statistics.mean``."""
-        import statistics
+        from evalfw.analysis.sacrebleu_mode import estimate_ci
 
-        raw = sorted(getattr(s, "score", s) for s in scores)
-        low = len(raw) // 40
-        self._ci = 0.5 * (raw[len(raw) - low - 1] - raw[low])
-        self._mean = statistics.mean(raw)
+        self._mean, self._ci, _, _ = estimate_ci([getattr(s, "score", s) for s in scores])
 
     def __repr__(self) -> str:
         return self.format()
@@ -129,7 +122,7 @@ class SacreSignature:
     __repr__ = __str__
 
     @classmethod
-    def of(cls, metric: Any, **fields: Any) -> SacreSignature:
+    def of(cls, metric: Any, **fields: Any) -> Self:
         """sacreBLEU's ``get_signature()`` of a drop-in metric object: its references counted
         (``nrefs``, ``var`` when they vary), resampling settings, then the metric's own
         ``fields`` and sacreBLEU's version last."""
@@ -142,30 +135,20 @@ class SacreSignature:
                     **fields, "version": SACREBLEU_VERSION})
 
 
-def _is_sequence(value: Any) -> bool:
-    """``isinstance(value, collections.abc.Sequence)``, answered for lists, tuples and str
-    without importing ``collections`` (the drop-in command line starts without it)."""
-    if type(value) in (list, tuple, str):
-        return True
-    from collections.abc import Sequence
-
-    return isinstance(value, Sequence)
-
-
 def check_corpus_args(prefix: str, hyps: Any, refs: Any) -> None:
     """sacreBLEU's ``corpus_score`` argument checks, the same for every metric; the class
     name (``prefix``) leads the message."""
     err = None
-    if not _is_sequence(hyps):
+    if not isinstance(hyps, Sequence):
         err = "`hyps` should be a sequence of strings."
     elif not isinstance(hyps[0], str):
         err = "Each element of `hyps` should be a string."
     elif any(line is None for line in hyps):
         err = "Undefined line in hypotheses stream!"
     if refs is not None:
-        if not _is_sequence(refs):
+        if not isinstance(refs, Sequence):
             err = "`refs` should be a sequence of sequence of strings."
-        elif not _is_sequence(refs[0]):
+        elif not isinstance(refs[0], Sequence):
             err = "Each element of `refs` should be a sequence of strings."
         elif not isinstance(refs[0][0], str) and refs[0][0] is not None:
             err = "`refs` should be a sequence of sequence of strings."
@@ -184,20 +167,12 @@ class SacreMetric:
     num_refs: int
 
     @abstractmethod
-    def _reference_counts(self, prepared: Any) -> Sequence[int]:
-        """References per segment of prepared references."""
-
-    @abstractmethod
-    def _result(self, stats: np.ndarray) -> SacreScore:
-        """The score object of these statistics rows."""
-
-    @abstractmethod
-    def _resampled(self, row32: np.ndarray) -> Any:
-        """What sacreBLEU's bootstrap gets from one resample's float32 column sums."""
+    def _result(self, stats: Any) -> SacreScore:
+        """The score object of these statistics."""
 
     def _index(self, references: Sequence[Sequence[str | None]]) -> Any:
         refs = self._metric.prepare_references(references)
-        per_seg = {int(k) for k in self._reference_counts(refs)}
+        per_seg = {int(k) for k in refs.counts}
         self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
         return refs
 
@@ -211,14 +186,18 @@ class SacreMetric:
         raise RuntimeError("No references provided and the cache is empty.")
 
     def _stats(self, hypotheses: Sequence[str],
-               references: Sequence[Sequence[str | None]] | None) -> np.ndarray:
+               references: Sequence[Sequence[str | None]] | None) -> Any:
         return self._metric.segment_statistics(hypotheses, self._references(references))
+
+    def _rows(self, stats: Any) -> np.ndarray:
+        """The evalfw metric's statistics rows of ``stats``."""
+        return stats  # type: ignore[no-any-return]
 
     def _resampling_input(self, hypotheses: Sequence[str]) -> tuple[Metric, np.ndarray, Any]:
         """For paired tests: evalfw's metric, its statistics rows of ``hypotheses`` (against
         the cached references) and their score."""
         stats = self._stats(hypotheses, None)
-        return self._metric, stats, self._result(stats)
+        return self._metric, self._rows(stats), self._result(stats)
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Sequence[Sequence[str]] | None,
@@ -227,29 +206,21 @@ class SacreMetric:
         stats = self._stats(hypotheses, references)
         score = self._result(stats)
         if n_bootstrap > 1:
-            self.n_bootstrap = n_bootstrap
-            self.seed, scores = self._bootstrap(stats, n_bootstrap)
-            score.estimate_ci(scores)
-        return score
+            from evalfw.analysis.resampling import columns
+            from evalfw.analysis.sacrebleu_mode import raw_bootstrap_scores, read_seed
 
-    def _bootstrap(self, stats: np.ndarray, n: int) -> tuple[str, list[Any]]:
-        """sacreBLEU's resampled scores: the same RNG draws, float32 sums row after row (as
-        numpy's axis-0 sum adds them) and the formula on those float32 values."""
-        import numpy as np
-        seed = os.environ.get("SACREBLEU_SEED", "12345")
-        rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
-        idx = rng.choice(len(stats), size=(n, len(stats)), replace=True)
-        rows32 = stats.astype(np.float32)
-        sums = np.zeros((n, rows32.shape[1]), dtype=np.float32)
-        for column in np.ascontiguousarray(idx.T):
-            sums += rows32[column]
-        return seed.lower(), [self._resampled(row) for row in sums]
+            seed = read_seed(bounded=False)  # $SACREBLEU_SEED as sacreBLEU reads it
+            rows = columns(self._metric, self._rows(stats))
+            score.estimate_ci(raw_bootstrap_scores(self._metric, [rows], n_bootstrap,
+                                                   seed.value)[0])
+            self.n_bootstrap, self.seed = n_bootstrap, seed.label
+        return score
 
     def _check_sentence_args(self, hypothesis: Any, references: Any) -> None:
         prefix = type(self).__name__
         if not isinstance(hypothesis, str):
             raise TypeError(f"{prefix}: The argument `hyp` should be a string.")
-        if isinstance(references, str) or not _is_sequence(references):
+        if isinstance(references, str) or not isinstance(references, Sequence):
             raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings.")
         if not isinstance(references[0], str) and references[0] is not None:
             raise TypeError(f"{prefix}: Each element of `refs` should be a string.")

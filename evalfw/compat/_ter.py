@@ -11,14 +11,13 @@ truncated by ``zip``, and so does a segment without any reference (sacreBLEU div
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from evalfw.compat._common import SacreMetric, SacreScore, SacreSignature
 from evalfw.metrics.ter import core
+from evalfw.metrics.ter.metric import Ter
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from typing import Any
-
     import numpy as np
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
@@ -53,35 +52,21 @@ class TER(SacreMetric):
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
         self.tokenizer_signature = "tercom"
-        from evalfw.metrics.ter.metric import Ter  # the metric class: not for the lean path
-
         self._metric = Ter(normalized=bool(normalized), no_punct=bool(no_punct),
                            asian_support=bool(asian_support),
                            case_sensitive=bool(case_sensitive))
-        self._ref_cache: core.PreparedReferences | None = None
         if references is not None:
             self._ref_cache = self._index(references)
-
-    def _reference_counts(self, prepared: core.PreparedReferences) -> np.ndarray:
-        return prepared.counts
 
     def _result(self, stats: np.ndarray) -> TERScore:
         edits, length = core.totals(stats)
         return TERScore(core.score_of(edits, length), edits, length)
 
-    def _resampled(self, row32: np.ndarray) -> Any:
-        return core.float32_value(row32)
-
     def get_signature(self) -> TERSignature:
-        return signature(self)
-
-
-def signature(metric: Any) -> TERSignature:
-    """sacreBLEU's ``TER.get_signature()`` of a drop-in TER object (its references counted)."""
-    return TERSignature.of(
-        metric, case="mixed" if metric.case_sensitive else "lc",
-        tok=metric.tokenizer_signature, norm=metric.normalized, punct=not metric.no_punct,
-        asian=metric.asian_support)
+        return TERSignature.of(
+            self, case="mixed" if self.case_sensitive else "lc",
+            tok=self.tokenizer_signature, norm=self.normalized, punct=not self.no_punct,
+            asian=self.asian_support)
 
 
 def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
@@ -90,7 +75,8 @@ def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     """sacreBLEU's ``corpus_ter`` compat function."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references)
+    score: TERScore = metric.corpus_score(hypotheses, references)
+    return score
 
 
 def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = False,
@@ -99,4 +85,5 @@ def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = 
     """sacreBLEU's ``sentence_ter`` compat function."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)
+    score: TERScore = metric.sentence_score(hypothesis, references)
+    return score

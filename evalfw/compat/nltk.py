@@ -12,16 +12,21 @@ characters, as in NLTK.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from evalfw.metrics.bleu.counting.kernel_stats import kernel_sums
-from evalfw.metrics.bleu.stats import SegmentStats
-from evalfw.metrics.bleu.families.brevity import Closest
-from evalfw.metrics.bleu.counting.clipped import Clipped
-from evalfw.metrics.bleu.families.nltk import METHODS, NltkMean, NltkMethod6Error, NltkSmoother
-from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
 from evalfw.metrics.bleu.components import Counts, Smoothed
+from evalfw.metrics.bleu.counting.clipped import Clipped
+from evalfw.metrics.bleu.counting.kernel_stats import kernel_sums
+from evalfw.metrics.bleu.families.brevity import Closest
+from evalfw.metrics.bleu.families.nltk import (
+    METHODS,
+    NltkMean,
+    NltkMethod6Error,
+    NltkSmoother,
+)
+from evalfw.metrics.bleu.families.nltk_numbers import NltkContext, RawFraction
+from evalfw.metrics.bleu.stats import SegmentStats
 
 if TYPE_CHECKING:
     pass
@@ -40,17 +45,17 @@ _LENGTH_MESSAGE = "The number of hypotheses and their reference(s) should be the
 Tokens = Sequence[Hashable]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _counter() -> Clipped:
     return Clipped(total_floor=1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _penalty() -> Closest:
     return Closest(formula="nltk")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _mean(auto_reweigh: bool) -> NltkMean:
     return NltkMean(auto_reweigh=auto_reweigh)
 

@@ -1,6 +1,6 @@
 """Resolving the paths a config names: bases, ``{data_root}``, globs, existence, escapes.
 
-Rules (also in the README's config section):
+Rules (also on the Configs page of the documentation, docs/configs.md):
 
 - a relative path written in the config file resolves against the config file's directory;
   one given with ``--set`` (or inside a ``--set`` value) against the current directory;

@@ -71,7 +71,7 @@ def local_cluster(workers: int) -> tuple[Any, Any]:
     # Ctrl-C cancels. Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also
     # fixes glibc's mmap threshold at 128 KB: every larger array is then a fresh mapping,
     # and a bootstrap block's temporaries fault in about 2300 pages each time (a block
-    # took 7.8 ms instead of 4.7). Workers that live for one run keep glibc's defaults
+    # took half as long again). Workers that live for one run keep glibc's defaults
     # (a value the user exported still applies). The scheduler's HTTP server (no
     # dashboard) takes any free port of 127.0.0.1, not 8787 that another cluster may use.
     with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":

@@ -123,7 +123,6 @@ class DaskExecutor(Executor):
         self._scoped = False
         #: futures of the maps not consumed yet (possibly from several threads)
         self._pending: set[Any] = set()
-        self._cancelled = False
         #: the loggers kept quiet from a map stopped early until the cluster has closed
         self._quiet = ExitStack()
 

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from evalfw.errors import PluginError
-from evalfw.host import _entrypoints as entrypoints
 from evalfw.host.hookspecs import Hookspecs
 from evalfw.host.kinds import BY_KIND, HOOKS
 from evalfw.host.kinds import hook_name as kind_hook
@@ -60,8 +59,11 @@ ENV_NO_AUTOLOAD = "EVALFW_DISABLE_PLUGIN_AUTOLOAD"
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    """Entry points of group ``evalfw`` (the one indirection tests monkeypatch)."""
-    return entrypoints.entry_points(PROJECT)
+    """Entry points of group ``evalfw`` sorted by (distribution, name): the load order."""
+    import importlib.metadata  # a large package (email, zipfile): only hosts that autoload
+
+    found = importlib.metadata.entry_points(group=PROJECT)
+    return sorted(found, key=lambda ep: (ep.dist.name if ep.dist else "", ep.name))
 
 
 def _sha256(path: Path) -> str:
@@ -225,9 +227,6 @@ class PluginHost:
             if names:
                 out[kind] = sorted(names)
         return out
-
-    def plugin_info(self, name: str) -> PluginInfo | None:
-        return next((p for p in self.plugins if p.name == name), None)
 
     def component(self, kind: str, name: str, options: Any = None) -> Any:
         """Instantiate component ``name`` of ``kind`` with ``options``."""

@@ -74,7 +74,7 @@ def _rebuilt(cls: type[Metric], definition: Mapping[str, Any], host: PluginHost,
     # name in this process's host)
     registry = host.registry("metric")
     name = getattr(cls, "name", None)
-    if plugin is None and name in registry and registry.get(name) is cls:
+    if plugin is None and isinstance(name, str) and name in registry and registry.get(name) is cls:
         plugin = registry.entry(name).plugin
     entry = ComponentEntry(cls, plugin or PluginInfo(cls.__module__, "object"))
     return build(entry, None, host, definition)
@@ -119,7 +119,8 @@ def install(file: PluginSource) -> ModuleType:
 
 def plugin_files(host: PluginHost) -> tuple[tuple[str, str, str], ...]:
     """(module name, path, sha256) of each plugin file ``host`` loaded."""
-    return tuple((host.pm.get_plugin(info.name).__name__, info.path, str(info.sha256))
+    return tuple((getattr(host.pm.get_plugin(info.name), "__name__", info.name), info.path,
+                  str(info.sha256))
                  for info in host.plugins if info.source == "file" and info.path is not None)
 
 
@@ -145,7 +146,7 @@ class _Reducer:
     def files(self) -> tuple[PluginSource, ...]:  # read once, when a metric is first pickled
         return read_files(self.names)
 
-    def __call__(self, metric: Metric) -> tuple[Any, ...]:
+    def __call__(self, metric: Any) -> tuple[Any, ...]:  # a Metric (copyreg types it loosely)
         from evalfw.plugin.choices import plain
 
         cls = type(metric)

@@ -6,8 +6,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evalfw.plugin.component import Component, unprintable
 from evalfw.errors import ComponentConflictError, UnknownComponentError, suggest
+from evalfw.plugin.component import Component, unprintable
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,7 @@ class ComponentRegistry:
         entry = self.entry(name)
         component = entry.cls(**dict(options or {}))
         # Remembered so that errors raised while computing can name the plugin responsible.
-        component._evalfw_plugin = entry.plugin
+        component._evalfw_plugin = entry.plugin  # type: ignore[attr-defined]
         return component
 
 

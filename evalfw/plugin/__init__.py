@@ -5,15 +5,12 @@ declared in :mod:`evalfw.host.hookspecs`. :class:`evalfw.plugin.component.Compon
 of every component class.
 
 pluggy is imported when ``hookimpl`` is first asked for (a plugin module or the host), not by
-code that only uses components: the drop-in command lines compute without a plugin host, and
-pluggy (with :mod:`inspect`) would be most of their start-up.
+code that only uses components.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not from typing: importing typing costs more than this module
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 #: pluggy's project name and the entry-point group plugins are published under
 PROJECT = "evalfw"

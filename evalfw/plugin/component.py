@@ -12,15 +12,11 @@ The contracts of each kind (tokenizer, counter, metric, reporter, ...) subclass
 from __future__ import annotations
 
 from abc import ABC
+from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any, ClassVar
 
 from evalfw.plugin.options import resolve_options
-
-TYPE_CHECKING = False  # not from typing: components are used by commands that start lean
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any, ClassVar
-
 
 EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
     {"type": "object", "properties": {}, "additionalProperties": False}

@@ -9,13 +9,12 @@ that are not plain scalars) goes to jsonschema itself, so both paths always agre
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, NoReturn
+
 from evalfw.errors import ConfigError, suggest
 
-TYPE_CHECKING = False  # not from typing: components are used by commands that start lean
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
-    from typing import Any, NoReturn
-
     from evalfw.plugin.option_checker import OptionChecker as OptionChecker
 
 #: top-level keywords the flat validator understands (annotations included)

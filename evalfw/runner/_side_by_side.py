@@ -4,7 +4,7 @@ blocks on the workers. Each table has its own generator, so the numbers do not c
 
 Tables that run at once share the cluster's threads: each sizes its blocks of resamples for
 its share (:class:`Share`), so a sweep of many tables sends fewer, larger blocks (every task
-costs a few milliseconds on a cluster) while a lone table still spreads over every thread.
+costs a round trip on a cluster) while a lone table still spreads over every thread.
 
 A run starts each table as soon as its statistics are in (:class:`SideBySide`), while the
 statistics of later test sets are still computing on the same executor; the results are

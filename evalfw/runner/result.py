@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["COLUMNS", "load_run", "RunResult"]
 
-#: the columns of :meth:`RunResult.to_pandas`, in order (the README's Notebooks section says
+#: the columns of :meth:`RunResult.to_pandas`, in order (docs/python-api.md says
 #: what each holds)
 COLUMNS = ("test_set", "system", "metric", "level", "bucket", "segments", "score", "ci",
            "lower", "upper", "baseline", "method", "primary", "unit", "trials", "delta",

@@ -13,7 +13,8 @@ tokenizer is loaded alone (:func:`builtin`, for code that needs no plugin host).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not from typing: importing typing costs more than this module
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from evalfw.tokenizers.base import Tokenizer
 

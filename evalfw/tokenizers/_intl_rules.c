@@ -1,12 +1,12 @@
 /* Compiled mteval-v14 international tokenization, sacreBLEU's "intl" (optional:
- * evalfw/tokenizers/intl.py applies the same rules with regular expressions when this module is
- * not built).
+ * evalfw/tokenizers/intl.py applies the same rules with ``regex`` when this module is not
+ * built).
  *
  * rules(text, classes, one_line) -> str
  *   classes: (P starts, P ends, S starts, S ends, N starts, N ends), each a str: the runs of
  *   code points that the installed ``regex`` matches with \p{P}, \p{S} and \p{N}, first and
- *   last character of each run, ascending (evalfw/tokenizers/_unicode_classes.py reads them
- *   out of ``regex``, so the categories are regex's Unicode version, not Python's).
+ *   last character of each run, ascending (evalfw/tokenizers/intl.py:runs reads them out of
+ *   ``regex``, so the categories are regex's Unicode version, not Python's).
  *   text: lines separated by "\n" (or, with one_line, a single line that may hold "\n"). Each
  *   line is right-stripped (str.rstrip()) and gets sacreBLEU's three substitutions literally,
  *   in order, each leftmost-first and non-overlapping over the line, as regex.sub applies them:
@@ -17,8 +17,8 @@
  *   separators are kept, so line i of the result is line i of the input tokenized.
  *
  * The rules only ever insert spaces, which are none of P, S and N, so every character keeps
- * the category looked up once when the line is read. The substitutions' literal form in
- * Python (intl._by_loop, and sacreBLEU's own tokenizer) is the test oracle
+ * the category looked up once when the line is read. The substitutions with ``regex``
+ * (intl.exact, and sacreBLEU's own tokenizer) are the test oracle
  * (tests/tokenizers/test_intl_rules.py).
  */
 #define PY_SSIZE_T_CLEAN

@@ -36,9 +36,11 @@ line in C instead, so no line needs the exact path.
 
 from __future__ import annotations
 
+import re
 from types import ModuleType
 
-from evalfw.tokenizers.base import LazyPattern, compiled_module, lines_at
+from evalfw.plugin.native import CompiledKernel
+from evalfw.tokenizers.base import lines_at
 
 #: rule A's characters: ASCII punctuation and symbols except ' , - . (U+0021-0026,
 #: U+0028-002B, U+002F, U+003A-0040, U+005B-0060, U+007B-007E). Space is in mteval's set
@@ -47,7 +49,7 @@ _RULE_A = r"!-&(-+/:-@\[-`{-~"
 
 # One character per match (so a literal charset starts the pattern and re can skip to
 # candidates), then lookarounds decide whether it is isolated.
-ISOLATE = LazyPattern(
+ISOLATE = re.compile(
     rf"([{_RULE_A}.,\-])"
     rf"(?:(?<=[{_RULE_A}])"  # rule A
     r"|(?<=[.,])(?![0-9\n])"  # C: followed by a non-digit
@@ -59,23 +61,27 @@ ISOLATE = LazyPattern(
 #: a ./, run of three or more ending before a digit (or line end): parity needs the exact
 #: path. One pattern per last character: a single literal first lets re skip ahead at memchr
 #: speed, several times faster than a character class.
-_HARD = tuple(  # the last character escaped by hand: re is imported on first use
-    LazyPattern(last + r"(?=[0-9\n])(?<=[.,][.,]" + last + ")")
+_HARD = tuple(
+    re.compile(last + r"(?=[0-9\n])(?<=[.,][.,]" + last + ")")
     for last in (r"\.", ",")
 )
 
 
 _RULES = (
-    (LazyPattern(rf"([ {_RULE_A}])"), r" \1 "),
-    (LazyPattern(r"([^0-9])([.,])"), r"\1 \2 "),
-    (LazyPattern(r"([.,])([^0-9])"), r" \1 \2"),
-    (LazyPattern(r"([0-9])(-)"), r"\1 \2 "),
+    (re.compile(rf"([ {_RULE_A}])"), r" \1 "),
+    (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),
+    (re.compile(r"([.,])([^0-9])"), r" \1 \2"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
 )
 
 
+#: the rules in C (built by ``pip install``)
+COMPILED = CompiledKernel("evalfw.tokenizers._mteval_rules", "Python")
+
+
 def compiled() -> ModuleType | None:
-    """The compiled rules of this module, or None (see :func:`compiled_module`)."""
-    return compiled_module("_mteval_rules")
+    """The compiled rules of this module, or None (not built, or switched off)."""
+    return COMPILED.module()
 
 
 def rewrite(text: str) -> tuple[str, list[int]]:

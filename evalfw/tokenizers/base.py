@@ -21,17 +21,13 @@ its exact per-line path instead.
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import re
 from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, ClassVar
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
-    import re
-    from types import ModuleType
-    from typing import Any, ClassVar
-
-from evalfw import kernels
 from evalfw.plugin.component import Component, declares
 
 
@@ -78,73 +74,22 @@ class Tokenizer(Component):
         return name if isinstance(name, str) else None
 
 
-class gc_paused:  # noqa: N801 - used as a function: ``with gc_paused():``
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while token lists are built.
 
     A batch allocates one list per line, and every 700 container allocations trigger a
     collection that walks the live containers: with the collector on, building the lists of
     a WMT test set takes about twice as long. Token lists hold only strings, so they cannot
-    form cycles and nothing is lost by collecting later. (A class rather than a
-    ``contextlib.contextmanager``: the drop-in command line starts without contextlib.)
+    form cycles and nothing is lost by collecting later.
     """
-
-    def __enter__(self) -> None:
-        self._was_enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._was_enabled:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
             gc.enable()
-
-
-class LazyPattern:
-    """A regular expression compiled on its first use. Every plugin host imports every
-    built-in tokenizer; compiling their patterns at import cost each process several ms,
-    mostly for tokenizers it never runs."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._source = (pattern, flags)
-
-    def __getattr__(self, name: str) -> Any:  # first use of .sub, .split, .finditer, ...
-        import re  # here: a run whose tokenizer is compiled code starts without re and enum
-
-        value = getattr(re.compile(*self._source), name)
-        setattr(self, name, value)  # later uses find the bound method directly
-        return value
-
-
-def compiled_module(name: str) -> ModuleType | None:
-    """The compiled module ``evalfw.tokenizers.<name>`` (a tokenizer's optional C rules), or
-    None: not built, or switched off (see :mod:`evalfw.kernels`)."""
-    return kernels.load(f"evalfw.tokenizers.{name}")
-
-
-class memo:  # noqa: N801 - used as a decorator: ``@memo()``, ``@memo(64)``
-    """``functools.cache`` / ``lru_cache(maxsize)`` for the tokenizers' pure functions of
-    hashable arguments, without importing ``functools`` (with ``collections``, 1.4 ms of a
-    drop-in command line): results kept by argument tuple, all forgotten at once past
-    ``maxsize`` (they never change, so which ones are kept only costs time), and
-    ``cache_clear()`` as functools has it."""
-
-    def __init__(self, maxsize: int | None = None) -> None:
-        self._maxsize = maxsize
-
-    def __call__(self, function: Callable[..., Any]) -> Callable[..., Any]:
-        seen: dict[tuple[Any, ...], Any] = {}
-        maxsize = self._maxsize
-
-        def remembered(*args: Any) -> Any:
-            found = seen.get(args, seen)
-            if found is seen:
-                if maxsize is not None and len(seen) >= maxsize:
-                    seen.clear()
-                found = seen[args] = function(*args)
-            return found
-
-        remembered.cache_clear = seen.clear  # type: ignore[attr-defined]
-        remembered.__doc__, remembered.__name__ = function.__doc__, function.__name__
-        remembered.__wrapped__ = function  # type: ignore[attr-defined]
-        return remembered
 
 
 def supports_joined(component: Any) -> bool:
@@ -241,7 +186,7 @@ def split_lines(text: str) -> list[list[str]]:
     return [segment.split() for segment in segments]
 
 
-def lines_at(text: str, pattern: re.Pattern[str] | LazyPattern) -> list[int]:
+def lines_at(text: str, pattern: re.Pattern[str]) -> list[int]:
     """Indices of the lines of a joined text in which ``pattern`` matches (never at a
     separator). Separators are counted between consecutive matches, so the cost stays one
     pass over the text however many lines match."""
@@ -256,6 +201,6 @@ def lines_at(text: str, pattern: re.Pattern[str] | LazyPattern) -> list[int]:
 
 
 __all__ = [
-    "BatchTokenizer", "compiled_module", "gc_paused", "memo", "join_lines", "JoinedTokenizer", "LazyPattern", "lines_at",
-    "splice", "split_lines", "supports_joined", "Tokenizer",
+    "BatchTokenizer", "gc_paused", "join_lines", "JoinedTokenizer", "lines_at", "splice",
+    "split_lines", "supports_joined", "Tokenizer",
 ]

@@ -22,7 +22,7 @@ class CharTokenizer(BatchTokenizer):
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:
         return [list("".join(line.split())) for line in lines]
 
-    token_unit = "characters"  # type: ignore[assignment]
+    token_unit = "characters"
     joined_unit = "char"  # the joined text is the lines themselves: no spaces to insert
 
     def tokenize_joined(self, lines: Sequence[str]) -> str | None:

@@ -11,8 +11,8 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from evalfw.tokenizers.base import BatchTokenizer
 from evalfw.errors import PluginError
+from evalfw.tokenizers.base import BatchTokenizer
 
 
 class MecabTokenizer(BatchTokenizer):

@@ -16,7 +16,7 @@ class NoneTokenizer(BatchTokenizer):
 
     sacrebleu_name = "none"
     joined = True
-    token_unit = "words"  # type: ignore[assignment]  # whitespace-separated, as the runner counts
+    token_unit = "words"  # whitespace-separated, as the runner counts
 
     def _tokenize(self, lines: Sequence[str]) -> list[list[str]]:
         return [line.split() for line in lines]

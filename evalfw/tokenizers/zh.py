@@ -13,12 +13,13 @@ against sacreBLEU over all code points in the tests). Hiragana and Katakana are 
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from evalfw.tokenizers import _mteval
-from evalfw.tokenizers.base import JoinedTokenizer, LazyPattern
+from evalfw.tokenizers.base import JoinedTokenizer
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +41,7 @@ ZH_RANGES: tuple[tuple[int, int], ...] = (
     (0xFF00, 0xFFEF),
 )
 
-_ZH_CHAR = LazyPattern("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ZH_RANGES) + "]")
+_ZH_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ZH_RANGES) + "]")
 
 
 @functools.cache
@@ -69,8 +70,8 @@ _SPACER = _Spacer()
 #: texts up to this many characters are spaced out with ``str.translate``; longer ones (whole
 #: batches) with numpy, whose setup costs more than a short text's translation
 _SHORT = 4096
-#: from this many characters numpy is worth importing for it (about 0.1 CPU-second, paid back
-#: at ~35 ns per character); below, a batch uses numpy only if the process has it loaded
+#: from this many characters numpy is worth importing for it (its import costs more than the
+#: spacing of a smaller text); below, a batch uses numpy only if the process has it loaded
 _IMPORT_NUMPY = 2_000_000
 
 
@@ -103,7 +104,7 @@ def _space_out_vectorized(text: str) -> str:
     # character i moves right by two spaces per earlier Chinese character, plus its own
     # leading space: i + 2 * (hits up to and including i) - hit[i]
     shift = np.cumsum(step, dtype=index)
-    where = np.arange(len(code), dtype=index)
+    where: np.ndarray = np.arange(len(code), dtype=index)
     where += shift
     where += shift
     where -= step

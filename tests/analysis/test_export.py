@@ -31,7 +31,8 @@ def test_rows_csv_jsonl_round_trip(tmp_path, options):
     assert [r["ref_len"] for r in rows] == engine.chosen_ref_len(spec, stats).tolist()
 
     path = export.export(rows, tmp_path / "scores.csv")
-    back = list(csv.DictReader(path.open(encoding="utf-8")))
+    with path.open(encoding="utf-8") as handle:
+        back = list(csv.DictReader(handle))
     assert tuple(back[0]) == export.FIELDS
     assert [float(r["score"]) for r in back] == [float(s.score) for s in expected]
     assert back[3]["system"] == "sysA" and back[3]["metric"] == "BLEU"

@@ -138,23 +138,3 @@ def test_skipping_masks_leaves_pcg64_where_drawing_them_does() -> None:
             assert skipped.bit_generator.state == drawn.bit_generator.state
         assert np.array_equal(skipped.integers(2, size=99, dtype=bool),
                               drawn.integers(2, size=99, dtype=bool))
-
-
-def test_skipping_indices_leaves_pcg64_where_drawing_them_does() -> None:
-    """The compiled walk over bootstrap indices: after 32-bit draws that leave a kept half or
-    none, for one segment (no draws), small and large segment counts, the same state as
-    numpy's ``choice`` leaves, and the same draws after it."""
-    from evalfw.analysis._skip import skip_indices
-
-    pytest.importorskip("evalfw.analysis._sacreboot", reason="the compiled kernel is not built")
-    pick = np.random.default_rng(2027)
-    for _ in range(300):
-        seed = int(pick.integers(1 << 31))
-        drawn, skipped = _twins(seed)
-        segments = int(pick.choice([1, 2, 3, 7, 2037, int(pick.integers(1, 1 << 31))]))
-        for rows in pick.choice([0, 1, 5, 40], 2):
-            size = int(rows) * min(segments, 3000)
-            drawn.choice(segments, size=size, replace=True)
-            assert skip_indices(skipped.bit_generator, segments, size)
-            assert skipped.bit_generator.state == drawn.bit_generator.state
-        assert np.array_equal(skipped.choice(segments, 9), drawn.choice(segments, 9))

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from evalfw.cli.main import main
+from tests.support.expected_warnings import nltk_zero_order
 from tests.support.runs import REPO, run, workdir, write_config  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.wmt22
@@ -88,6 +89,7 @@ def wide(workdir):
     return run(str(write_config(workdir / "configs" / "wide.yaml", text)))
 
 
+@nltk_zero_order  # the wide run's bleu-nltk
 def test_four_test_sets_by_five_metrics_fit_the_terminal(wide, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     assert main(["show", "wide", "--runs-dir", "runs"]) == 0
@@ -101,6 +103,7 @@ def test_four_test_sets_by_five_metrics_fit_the_terminal(wide, capsys, monkeypat
     assert len(re.findall(r"^system ", capsys.readouterr().out, flags=re.M)) == 1
 
 
+@nltk_zero_order  # the wide run's bleu-nltk
 def test_show_filters_by_test_set_and_metric(wide, capsys):
     assert main(["show", "wide", "--runs-dir", "runs", "--test-set", "flores-devtest",
                  "--metric", "chrf", "--metric", "sacrebleu", "--format", "csv"]) == 0
@@ -112,6 +115,7 @@ def test_show_filters_by_test_set_and_metric(wide, capsys):
     assert "sacrebleu" not in out and "newstest-en-de chrf:" in out
 
 
+@nltk_zero_order  # the wide run's bleu-nltk
 @pytest.mark.parametrize("option, value, names", [
     ("--test-set", "flores", "flores-devtest, iwslt-tst2017, newstest-en-de, wmt22-general"),
     ("--metric", "chrF", "sacrebleu, bleu-nltk, bleu-addk, bleu-bigrams, chrf"),

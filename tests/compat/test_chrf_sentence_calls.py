@@ -1,5 +1,5 @@
 """``CHRF().sentence_score`` called once per segment (the per-call path of
-``evalfw.compat._chrf_sentence``) equals sacreBLEU 2.6.0 on random Unicode text, for random
+:mod:`evalfw.metrics.chrf.sentence`) equals sacreBLEU 2.6.0 on random Unicode text, for random
 orders, betas (integer and fractional), casing, whitespace and smoothing, with one to three
 references and segments repeated (answered from the cache); the cache is shared only by equal
 options of equal types, is bounded, and the general path gives the same numbers."""
@@ -7,22 +7,20 @@ options of equal types, is bounded, and the general path gives the same numbers.
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from evalfw.compat import _chrf_sentence
 from evalfw.compat.sacrebleu import CHRF
 from evalfw.metrics.chrf import core
-from tests.support.kernels import CHRF as CHRF_KERNEL
-from tests.support.kernels import needs_kernel
+from evalfw.metrics.chrf import sentence as _chrf_sentence
+from evalfw.metrics.chrf.metric import Chrf
 
 pytestmark = pytest.mark.parity
 
 PIECES = ("the cat sat on a mat , . ! ? ' \" ( ) - 3.5 1,000 € Ünïcödé ΣΑΣ σας Straße İstanbul"
-          " 你好世界 。 ， ｱｲｳ Ｆｕｌｌ 😀 \u00a0 \u3000 \t e.g. don't hello!! «word» end.)").split(" ")
+          " 你好世界 。 ， ｱｲｳ Ｆｕｌｌ 😀 \u00a0 \u3000 \t e.g. don't hello!! «word» end.)"
+          ).split(" ")
 
 
 def line(rng: random.Random) -> str:
@@ -41,7 +39,7 @@ def random_options(rng: random.Random) -> dict:
 def test_equals_sacrebleu_per_call() -> None:
     rng = random.Random(20261127)
     calls = 0
-    for case in range(50):
+    for _ in range(50):
         options = random_options(rng)
         ours, theirs = CHRF(**options), SacreCHRF(**options)
         segments = []
@@ -61,7 +59,7 @@ def test_equals_sacrebleu_per_call() -> None:
 @pytest.mark.skipif(core.kernel() is None, reason="the compiled chrF kernel is not built")
 def test_the_kernel_score_equals_the_python_formula() -> None:
     """The C F-score on many rows (fractional betas, both smoothing modes), against
-    ``core.f_score`` of the rows ``segment_rows`` chooses."""
+    ``core.f_score`` of the rows the metric chooses."""
     native = core.kernel()
     rng = random.Random(5)
     for _ in range(400):
@@ -69,8 +67,8 @@ def test_the_kernel_score_equals_the_python_formula() -> None:
         config = core.ChrfConfig(**{**options, "lowercase": False})
         refs = [line(rng) for _ in range(rng.randint(1, 3))]
         hyp = line(rng)
-        rows = core.segment_rows([hyp], [[r] for r in refs], config)
-        expected = core.f_score(rows[0], config)
+        rows = Chrf(**config._asdict()).segment_statistics([hyp], [[r] for r in refs])
+        expected = core.f_score(rows[0].tolist(), config)
         got = native.sentence(hyp, refs, config.char_order, config.word_order,
                               config.whitespace, float(config.beta ** 2),
                               config.eps_smoothing)
@@ -122,17 +120,6 @@ def test_the_caches_are_bounded(monkeypatch) -> None:
         assert len(_chrf_sentence._SEEN) <= 3
     assert repr(chrf.sentence_score("line 3", ["line"]).score) == \
         repr(SacreCHRF().sentence_score("line 3", ["line"]).score)
-
-
-@needs_kernel(CHRF_KERNEL)  # without it, the metric class computes each sentence
-def test_a_sentence_loop_starts_without_the_metric_class() -> None:
-    code = ("import sys\nfrom evalfw.compat.sacrebleu import CHRF\n"
-            "c = CHRF(word_order=2)\nprint(c.sentence_score('a b.', ['a b!']).score)\n"
-            "print('evalfw.metrics.chrf.metric' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60, check=True).stdout.split()
-    assert out[1] == "False"
-    assert float(out[0]) == SacreCHRF(word_order=2).sentence_score("a b.", ["a b!"]).score
 
 
 def test_refused_options_are_reported_at_construction() -> None:

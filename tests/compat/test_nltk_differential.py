@@ -160,7 +160,7 @@ def test_custom_smoothing_function_gets_nltks_arguments():
         refs, hyps = corpus(rng)
         calls: dict[str, list[Any]] = {"ours": [], "theirs": []}
 
-        def spy(key: str):
+        def spy(key: str, calls: dict[str, list[Any]] = calls):
             def fn(p_n, references, hypothesis, hyp_len):
                 calls[key].append(([(p.numerator, p.denominator) for p in p_n], references,
                                    hypothesis, hyp_len))

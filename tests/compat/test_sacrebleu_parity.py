@@ -87,7 +87,7 @@ def test_every_combination(tok):
 
 def test_random_corpora_with_cached_references():
     rng = random.Random(7)
-    for trial in range(150):
+    for _ in range(150):
         tok = rng.choice(TOKENIZERS)
         smooth, value = rng.choice(SMOOTHING)
         hyps, refs = corpus(rng, rng.randint(1, 30), rng.randint(1, 3))

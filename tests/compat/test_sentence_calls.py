@@ -1,5 +1,5 @@
 """``BLEU().sentence_score`` called once per segment (the per-call path of
-``evalfw.compat._sentence``) equals sacreBLEU 2.6.0 on random Unicode text, for every
+:mod:`evalfw.metrics.bleu.sentence`) equals sacreBLEU 2.6.0 on random Unicode text, for every
 tokenizer, smoothing, effective order, order and casing, with one to three references; where
 the path declines, the general path gives the same."""
 
@@ -10,8 +10,8 @@ import random
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from evalfw.compat import _sentence
 from evalfw.compat.sacrebleu import BLEU
+from evalfw.metrics.bleu import sentence as _sentence
 from evalfw.metrics.bleu.counting import kernel
 
 pytestmark = pytest.mark.parity
@@ -27,7 +27,7 @@ def line(rng: random.Random) -> str:
 def test_equals_sacrebleu_per_call() -> None:
     rng = random.Random(20261125)
     calls = 0
-    for case in range(60):
+    for _ in range(60):
         options = {"tokenize": rng.choice(["13a", "intl", "zh", "char", "none"]),
                    "smooth_method": rng.choice(["exp", "floor", "add-k", "none"]),
                    "effective_order": rng.random() < 0.7, "lowercase": rng.random() < 0.3,
@@ -50,9 +50,10 @@ def test_equals_sacrebleu_per_call() -> None:
 def test_the_per_call_path_is_taken_and_declines_where_it_must(monkeypatch) -> None:
     bleu = BLEU(effective_order=True)
     bleu.sentence_score("a b", ["a b"])
-    one = bleu._one
+    one = bleu._sentences
     assert one is not None and one.counts("a b c", ["a b c"]) is not None
-    assert one.counts("a b", [None, "a"]) is not None and one.nrefs == 1
+    assert one.counts("a b", [None, "a"]) is not None
+    assert one.fields("a b", [None, "a"])[-1] == 1  # the references counted
     assert one.counts("a", [None]) is None  # no reference: the general path's error
     long = " ".join(str(i) for i in range(5000))  # beyond the kernel's sentence size: indexed
     assert one.counts(long, [long]).matches == (5000, 4999, 4998, 4997)
@@ -69,7 +70,7 @@ def test_the_general_path_gives_the_same_numbers(monkeypatch) -> None:
     monkeypatch.setenv("EVALFW_NATIVE", "0")
     slow = BLEU(tokenize="zh", effective_order=True)
     got = [slow.sentence_score(h, r) for h, r in pairs]
-    assert slow._one is not None and slow._one._count is None
+    assert slow._sentences is not None and slow._sentences._count is None
     assert [(a.score, a.counts, a.ref_len) for a in fast] == \
         [(b.score, b.counts, b.ref_len) for b in got]
 
@@ -79,4 +80,4 @@ def test_the_token_cache_is_bounded(monkeypatch) -> None:
     bleu = BLEU()
     for i in range(30):
         bleu.sentence_score(f"a b {i}", [f"a b {i + 1}"])
-    assert bleu._one is not None and len(bleu._one._tokens) <= 10
+    assert bleu._sentences is not None and len(bleu._sentences._tokens) <= 10

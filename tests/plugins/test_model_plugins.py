@@ -25,7 +25,8 @@ def test_model_plugins_pass_their_own_tests() -> None:
     python = VENV / "bin" / "python"
     if not python.is_file():
         message = (f"no model-plugin virtualenv at {VENV}: `bash .ci/run` builds it from "
-                   "the README's install lines for evalfw-comet and evalfw-embed (about 1.4 GB)")
+                   "the install line of docs/model-metrics.md for evalfw-comet and evalfw-embed "
+                   "(about 1.4 GB)")
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)

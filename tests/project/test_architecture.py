@@ -1,4 +1,4 @@
-"""The package's structure, as the README's "Architecture" section describes it: no import
+"""The package's structure, as docs/architecture.md describes it: no import
 cycles, no import from a lower layer up to a higher one, a docstring in every module, and
 ``__all__`` in every public module (internal ones start with an underscore).
 

@@ -151,7 +151,7 @@ def stalled_run(statement: str) -> subprocess.Popen:
 def test_sigkilled_run_is_invisible_and_cleaned_by_the_next_run(workdir):
     proc = stalled_run("import evalfw; evalfw.run('configs/wmt.yaml')")
     proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    proc.communicate(timeout=30)
     exp = workdir / "runs" / "wmt"
     leftovers = [n for n in visible(exp) if n.startswith(".tmp-")]
     assert len(leftovers) == 1 and versions(exp) == []

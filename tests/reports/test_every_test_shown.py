@@ -11,6 +11,7 @@ import copy
 
 import pytest
 
+from evalfw.errors import AntiConservativeWarning
 from evalfw.reports._cells import BASELINE, BETTER, WORSE, Significance, significant
 from evalfw.reports._html import render as html
 from evalfw.reports.reporters import LatexReporter, MarkdownReporter, TableReporter
@@ -169,7 +170,8 @@ metrics:""")
 
 
 def test_sacrebleu_mode_keeps_no_correction(tmp_path):
-    record = outcome_of(tmp_path, "  mode: sacrebleu\n  samples: 100\n  metrics: [bleu]\n").record
+    with pytest.warns(AntiConservativeWarning, match="anti-conservative"):
+        record = outcome_of(tmp_path, "  mode: sacrebleu\n  samples: 100\n  metrics: [bleu]\n").record
     assert record["significance"]["settings"]["correction"] == "none"
     assert all(c["p_adjusted"] is None for t in record["significance"]["tables"]
                for c in t["comparisons"])

@@ -19,6 +19,7 @@ import pytest
 
 from evalfw.cli.main import main
 from evalfw.reports._html import render
+from tests.support.expected_warnings import few_resamples
 from tests.support.reports import browser
 from tests.support.runs import REPO, run, write_config
 
@@ -289,8 +290,8 @@ def test_a_missing_browser_is_a_skip_with_the_reason(monkeypatch):
 @pytest.mark.parametrize("block", [
     "  baseline: Strong\n  mode: sacrebleu\n  method: ar\n  ar_trials: 200\n"
     "  metrics: [sacrebleu]\n  worst_segments: 0\n",
-    "  baseline: Medium\n  method: both\n  all_pairs: true\n  samples: 100\n  ar_trials: 96\n"
-    "  confidence: 0.9\n  alpha: 0.01\n",
+    pytest.param("  baseline: Medium\n  method: both\n  all_pairs: true\n  samples: 100\n"
+                 "  ar_trials: 96\n  confidence: 0.9\n  alpha: 0.01\n", marks=few_resamples),
 ])
 def test_other_settings_render(tmp_path, block):
     text = CONFIG.format(root=SAMPLE, out=tmp_path / "runs", odd="Weak", correction="none")

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.expected_warnings import few_resamples, nltk_zero_order
 from tests.support.reports import browser, deep_plugin_dir, measure_layout, wide_run
 from tests.support.runs import run, write_config
 from tests.support.shared_data import need_wmt22
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# the runs measured: few resamples for many comparisons, and an nltk metric on short segments
+pytestmark = [pytest.mark.browser, pytest.mark.slow, few_resamples, nltk_zero_order]
 
 WIDTHS = (420, 1024, 1400)
 RUNS = (pytest.param("wmt22", marks=pytest.mark.wmt22), "wide", "4x4")

@@ -5,6 +5,7 @@ reports as artifacts; the store comes from the option or $MLFLOW_TRACKING_URI.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -71,7 +72,7 @@ def test_run_is_logged_with_metrics_params_and_artifacts(tmp_path):
     names = {a.path for a in client.list_artifacts(found.info.run_id)}
     assert names == {"record.json", "report-table.txt", "report-markdown.md"}
     local = client.download_artifacts(found.info.run_id, "record.json", str(tmp_path))
-    assert json.loads(open(local).read()) == json.loads(
+    assert json.loads(Path(local).read_text("utf-8")) == json.loads(
         (outcome.path / "record.json").read_text())
     assert not (outcome.path / "report-mlflow.txt").exists()
     assert outcome.notes and found.info.run_id in outcome.notes[0]

@@ -12,6 +12,7 @@ from sacrebleu.metrics import CHRF
 from sacrebleu.significance import PairedTest
 
 from evalfw.cli.main import main
+from evalfw.errors import AntiConservativeWarning
 from evalfw.records.load import load_segments
 from evalfw.runner.verify import verify
 from tests.support.runs import REPO, run, workdir  # noqa: F401  (fixture)
@@ -39,7 +40,8 @@ def test_main_job_chrf_entries_equal_sacrebleu(workdir):  # noqa: F811
 
 
 def test_example_config_runs_everything_with_sacrebleus_numbers(workdir, capsys):  # noqa: F811
-    outcome = run("configs/wmt-chrf.yaml")
+    with pytest.warns(AntiConservativeWarning, match="anti-conservative"):  # the config's sacreBLEU-mode tests
+        outcome = run("configs/wmt-chrf.yaml")
     record = outcome.record
     by = {(r["system"], r["metric"], r["level"]): r for r in record["results"]}
     segments = load_segments(outcome.path, record)
@@ -63,7 +65,8 @@ def test_example_config_runs_everything_with_sacrebleus_numbers(workdir, capsys)
         assert (c["p_value"], c["mean"], c["ci"]) == (result.p_value, float(result.mean),
                                                       float(result.ci))
     assert verify(outcome.path).ok
-    run("configs/wmt-chrf.yaml")
+    with pytest.warns(AntiConservativeWarning, match="anti-conservative"):
+        run("configs/wmt-chrf.yaml")
     runs = sorted((workdir / "runs" / "wmt-chrf").iterdir())
     assert main(["compare", str(runs[0]), str(runs[1]), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -14,6 +14,7 @@ import pytest
 import evalfw
 from evalfw.errors import ConfigError
 from evalfw.runner.result import COLUMNS, RunResult
+from tests.support.expected_warnings import nltk_zero_order
 from tests.support.runs import workdir  # noqa: F401  (fixture)
 
 
@@ -127,6 +128,7 @@ def test_load_run_gives_the_same_result_without_recomputing(result, monkeypatch)
     assert all(np.array_equal(ours[k], stored[k]) for k in ours)
 
 
+@nltk_zero_order  # the nltk metric's sentence scores
 def test_load_run_sentence_scores_of_a_sentence_level_metric(workdir):
     result = evalfw.run("configs/wmt.yaml")
     loaded = evalfw.load_run("wmt", "runs")

@@ -19,9 +19,11 @@ from evalfw.records.document import validate_record
 from evalfw.records.load import load_segments
 from evalfw.runner._evaluate import build_metrics
 from evalfw.runner.verify import verify
+from tests.support.expected_warnings import nltk_zero_order
 from tests.support.runs import REPO, run, workdir, write_config  # noqa: F401  (fixture)
 
-pytestmark = pytest.mark.parity
+# CONFIG's nltk metric on the sample data
+pytestmark = [pytest.mark.parity, nltk_zero_order]
 
 SAMPLE = REPO / "configs" / "sample" / "en-de"
 SYSTEMS = ("Medium", "Strong", "Weak")
@@ -178,7 +180,8 @@ def test_sentence_exports_beside_the_record(outcome):
 
     exports = {e["format"]: e for e in outcome.record["significance"]["exports"]}
     assert set(exports) == {"csv", "jsonl"}
-    rows_csv = list(csv.DictReader((outcome.path / "sentences.csv").open(encoding="utf-8")))
+    with (outcome.path / "sentences.csv").open(encoding="utf-8") as handle:
+        rows_csv = list(csv.DictReader(handle))
     rows_jsonl = [json.loads(x) for x in (outcome.path / "sentences.jsonl").read_text("utf-8")
                   .splitlines()]
     assert len(rows_csv) == len(rows_jsonl) == exports["csv"]["rows"] == 2 * 3 * 3 * 40

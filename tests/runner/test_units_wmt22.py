@@ -11,9 +11,11 @@ import pytest
 
 from evalfw.cli.main import main
 from evalfw.runner.run import run_experiment
+from tests.support.expected_warnings import few_resamples
 from tests.support.shared_data import need_wmt22
 
-pytestmark = pytest.mark.wmt22
+# the runs' 50 resamples, for bucket layouts only
+pytestmark = [pytest.mark.wmt22, few_resamples]
 
 CONFIG = """\
 schema_version: 1

@@ -26,9 +26,8 @@ def native_or_python(module: str) -> pytest.MarkDecorator:
 BLEU = "evalfw.metrics.bleu.counting._clipcount"
 CHRF = "evalfw.metrics.chrf._chrf"
 TER = "evalfw.metrics.ter._ter"
-SACREBOOT = "evalfw.analysis._sacreboot"
 MTEVAL = "evalfw.tokenizers._mteval_rules"
 INTL = "evalfw.tokenizers._intl_rules"
 
-__all__ = ["BLEU", "CHRF", "INTL", "MTEVAL", "SACREBOOT", "TER", "native_or_python",
+__all__ = ["BLEU", "CHRF", "INTL", "MTEVAL", "TER", "native_or_python",
            "needs_kernel"]

@@ -1,4 +1,4 @@
-// Runs in a harness page that shows the report in iframes of fixed widths (srcdoc, so the
+// Runs (after frames_probe.js) in a harness page that shows the report in iframes of fixed widths (srcdoc, so the
 // report keeps its own Content-Security-Policy and the harness may read its DOM). Once every
 // frame has loaded, it opens every <details> of the report, measures, and appends the
 // measurements as JSON in a pre element (id layout-probe).
@@ -167,18 +167,5 @@
       })
     };
   }
-  var frames = Array.prototype.slice.call(document.querySelectorAll("iframe"));
-  var left = frames.length;
-  function done() {
-    if (--left > 0) return;
-    var pre = document.createElement("pre");
-    pre.id = "layout-probe";
-    pre.textContent = JSON.stringify(frames.map(measure));
-    document.body.appendChild(pre);
-  }
-  frames.forEach(function (f) {
-    if (f.contentDocument && f.contentDocument.readyState === "complete" &&
-        f.contentDocument.body && f.contentDocument.body.childElementCount) done();
-    else f.addEventListener("load", done);
-  });
+  reportFrames("layout-probe", measure);
 })();

@@ -110,19 +110,28 @@ def browser() -> str:
     pytest.skip(f"no {', '.join(BROWSERS)} on PATH: the layout is not measured")
 
 
-def dump_dom(exe: str, page: Path, profile: Path, width: int, height: int = 900) -> str:
-    """The DOM of ``page`` after load in a ``width`` x ``height`` headless window."""
+def dump_dom(exe: str, page: Path | str, profile: Path, width: int, height: int = 900) -> str:
+    """The DOM of ``page`` (a file, or a URL on 127.0.0.1) after load in a ``width`` x
+    ``height`` headless window. No other host is reached: every other name resolves to
+    nothing."""
+    url = page if isinstance(page, str) else page.resolve().as_uri()
     args = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
             "--no-first-run", "--disable-background-networking", "--disable-component-update",
             "--disable-sync", f"--user-data-dir={profile}", "--hide-scrollbars",
-            f"--window-size={width},{height}", "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--dump-dom", page.resolve().as_uri()]
+            f"--window-size={width},{height}",
+            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--dump-dom", url]
     out = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout
 
 
 PROBE = Path(__file__).with_name("layout_probe.js")
+
+
+def probe_script(probe: Path) -> str:
+    """A probe's script with the helper it calls (frames_probe.js) before it."""
+    return Path(__file__).with_name("frames_probe.js").read_text("utf-8") + probe.read_text(
+        "utf-8")
 
 
 def measure_layout(exe: str, page: Path, tmp: Path, widths: tuple[int, ...]
@@ -135,7 +144,7 @@ def measure_layout(exe: str, page: Path, tmp: Path, widths: tuple[int, ...]
         f'srcdoc="{html.escape(page.read_text("utf-8"), quote=True)}"></iframe>' for w in widths)
     harness = tmp / "harness.html"
     harness.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
-                       f'<body style="margin:0">{frames}<script>{PROBE.read_text("utf-8")}'
+                       f'<body style="margin:0">{frames}<script>{probe_script(PROBE)}'
                        "</script></body></html>", encoding="utf-8")
     dom = dump_dom(exe, harness, tmp / "profile", max(widths) + 100)
     start = dom.rfind('<pre id="layout-probe">')

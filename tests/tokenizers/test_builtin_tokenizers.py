@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalfw.tokenizers import plugin as tokenizers  # noqa: E402
-from evalfw.tokenizers import plugin  # noqa: E402
 from evalfw.errors import PluginError  # noqa: E402
+from evalfw.tokenizers import plugin  # noqa: E402
+from evalfw.tokenizers import plugin as tokenizers  # noqa: E402
 from tests.support.tokenizer_oracles import random_batches, sacrebleu_oracle
 
 pytestmark = [pytest.mark.wmt22, pytest.mark.parity]

@@ -1,25 +1,13 @@
-"""``evalfw-sacrebleu``'s arguments: sacreBLEU 2.6.0's, written once in :data:`ARGUMENTS`.
-
-Two readers: :func:`build_parser` makes the ``argparse`` parser (help, abbreviations, errors:
-sacreBLEU's own behaviour), and :func:`quick_parse` reads the plain command lines scripts
-write (``REF... -i SYS... [-x VALUE]...``, every option spelled in full, each once) without
-building it. Building the parser checks every argument through a help formatter, which asks
-for the terminal size each time: on a small input that was a tenth of the whole command.
-Whatever :func:`quick_parse` is unsure of (an abbreviation, ``--opt=value``, ``-w4``, a value
-that looks like an option, a repeated option, a bad value, ``-h``) it leaves to ``argparse``,
-so the result, or the error, is argparse's. ``tests/compat/test_sacrebleu_args.py`` compares
-the two readers on many command lines.
-"""
+"""``evalfw-sacrebleu``'s arguments: sacreBLEU 2.6.0's, written once in :data:`ARGUMENTS`,
+read by the ``argparse`` parser :func:`build_parser` makes (help, abbreviations, errors:
+sacreBLEU's own behaviour)."""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not from typing: the command's start-up is what this module saves
-if TYPE_CHECKING:
-    import argparse
-    from types import SimpleNamespace
-    from typing import Any
+import argparse
+from typing import Any
 
-__all__ = ["ARGUMENTS", "build_parser", "FORMATS", "quick_parse", "TOKENIZERS", "VERSION"]
+__all__ = ["ARGUMENTS", "build_parser", "FORMATS", "TOKENIZERS", "VERSION"]
 
 VERSION = "2.6.0"  # the sacreBLEU whose command line this is
 FORMATS = ["json", "text", "latex"]
@@ -40,7 +28,8 @@ Output, exit status and errors are those of sacreBLEU 2.6.0's command line.
 """
 
 # argument groups: None is the parser itself; WHICH is PAIRED's mutually exclusive group
-BLEU, CHRF, TER, CI = "BLEU", "chrF", "TER (defaults as TERCOM)", "confidence interval of one system"
+BLEU, CHRF, TER = "BLEU", "chrF", "TER (defaults as TERCOM)"
+CI = "confidence interval of one system"
 PAIRED = "paired tests of several systems (the first is the baseline)"
 WHICH = "paired: one of"
 OUT = "output"
@@ -129,8 +118,6 @@ ARGUMENTS: list[tuple[str | None, tuple[str, ...], dict[str, Any]]] = [
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """sacreBLEU's arguments: the same names, in the same order, the same types, choices and
     defaults."""
-    import argparse
-
     p = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     groups: dict[str | None, Any] = {None: p}
@@ -142,71 +129,3 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
             groups[group] = p.add_argument_group(group)
         groups[group].add_argument(*flags, **options)
     return p
-
-
-def _dest(flags: tuple[str, ...], options: dict[str, Any]) -> str:
-    """argparse's attribute name: ``dest``, else the first long option without ``--``."""
-    if "dest" in options:
-        return options["dest"]  # type: ignore[no-any-return]
-    long = next((f for f in flags if f.startswith("--")), flags[0])
-    return long.lstrip("-").replace("-", "_")
-
-
-def _value(options: dict[str, Any], text: str) -> tuple[bool, Any]:
-    """(True, the converted value) or (False, None) where argparse would complain."""
-    try:
-        value = options.get("type", str)(text)
-    except ValueError:
-        return False, None
-    choices = options.get("choices")
-    return choices is None or value in choices, value
-
-
-def quick_parse(argv: list[str]) -> SimpleNamespace | None:
-    """What ``build_parser().parse_args(argv)`` returns, for a plain command line (see the
-    module docstring); None: ask argparse."""
-    from types import SimpleNamespace
-
-    by_flag: dict[str, tuple[str, dict[str, Any]]] = {}
-    values: dict[str, Any] = {}
-    for _, flags, options in ARGUMENTS:
-        if flags == ("refs",) or options.get("action") == "version":
-            continue
-        dest = _dest(flags, options)
-        for flag in flags:
-            by_flag[flag] = dest, options
-        default = options.get("default")
-        values[dest] = list(default) if isinstance(default, list) else default
-    i, n = 0, len(argv)
-    refs = []
-    while i < n and not argv[i].startswith("-"):  # references come first
-        refs.append(argv[i])
-        i += 1
-    seen = set()
-    while i < n:
-        found = by_flag.get(argv[i])
-        if found is None:
-            return None  # a positional after an option, an abbreviation, -h, -V, ...
-        dest, options = found
-        if dest in seen:
-            return None
-        seen.add(dest)
-        i += 1
-        if options.get("action") == "store_true":
-            values[dest] = True
-            continue
-        many = options.get("nargs") in ("*", "+")
-        got = []
-        while i < n and not argv[i].startswith("-") and (many or not got):
-            ok, value = _value(options, argv[i])
-            if not ok:
-                return None
-            got.append(value)
-            i += 1
-        if not got and options.get("nargs") != "*":
-            return None  # a value is missing (or looks like an option)
-        values[dest] = got if many else got[0]
-    if values["paired_ar"] and values["paired_bs"]:
-        return None
-    values["refs"] = refs
-    return SimpleNamespace(**values)

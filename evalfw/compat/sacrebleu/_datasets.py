@@ -127,13 +127,17 @@ class Datasets:
     def subset(self, streams: Sequence[list[str]], test_sets: str | None, pair: str | None,
                origlang: str | None, subset: str | None) -> list[list[str]]:
         """The segments whose documents match ``-ol``/``--subset`` (sacreBLEU's filter)."""
-        return self.utils.filter_subset(list(streams), test_sets, pair, origlang, subset)
+        kept: list[list[str]] = self.utils.filter_subset(list(streams), test_sets, pair,
+                                                         origlang, subset)
+        return kept
 
     def origlangs(self, test_sets: str | None, pair: str | None) -> list[str]:
-        return self.utils.get_available_origlangs(test_sets, pair)
+        found: list[str] = self.utils.get_available_origlangs(test_sets, pair)
+        return found
 
     def subsets(self, test_sets: str | None, pair: str | None) -> list[str]:
-        return self.utils.get_available_subsets(test_sets, pair)
+        found: list[str] = self.utils.get_available_subsets(test_sets, pair)
+        return found
 
     def breakdown(self, metrics: dict[str, Any], system: list[str], refs: list[list[str]],
                   args: Any, write: Callable[[str], None]) -> None:

@@ -14,11 +14,10 @@
 
 from __future__ import annotations
 
+import gzip
+import io
 import sys
-
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from evalfw.compat.sacrebleu._messages import Stop
 
@@ -27,8 +26,6 @@ __all__ = ["read_lines", "read_references", "read_stdin_systems", "read_system_f
 
 def _text(path: str, encoding: str) -> str:
     if path.endswith(".gz"):
-        import gzip
-
         with gzip.open(path, mode="rt", encoding=encoding, newline="\n") as f:
             return f.read()
     with open(path, encoding=encoding, newline="\n") as f:
@@ -66,8 +63,6 @@ def read_references(groups: Iterable[list[str]], num_refs: int, encoding: str,
 
 def read_stdin_systems(encoding: str) -> list[list[str]]:
     """The systems of standard input's tab-separated columns."""
-    import io
-
     stream = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
     first = stream.readline().rstrip().split("\t")
     systems = [[field] for field in first]

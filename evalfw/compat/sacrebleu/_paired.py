@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["environment_seed", "environment_seed_label", "Result", "paired_test"]
+__all__ = ["environment_seed", "Result", "paired_test"]
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 
@@ -29,11 +29,6 @@ class Result:
         self.p_value = p_value
         self.mean = mean
         self.ci = ci
-
-
-def environment_seed_label() -> str:
-    """The seed as sacreBLEU's single-system bootstrap signs it: the text, lowercased."""
-    return os.environ.get("SACREBLEU_SEED", "12345").lower()
 
 
 def environment_seed() -> int | None:
@@ -53,6 +48,9 @@ def paired_test(systems: list[tuple[str, list[str]]], metrics: dict[str, Any],
                 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """Signatures by metric name, and the table's columns: ``System`` (the names) and each
     metric's results (baseline first), as sacreBLEU's ``PairedTest()`` returns them."""
+    from evalfw.analysis.sacrebleu_mode import read_seed
+    from evalfw.analysis.significance import paired_analysis
+
     seed = environment_seed()
     n = n_samples if n_samples > 0 else DEFAULT_SAMPLES[test_type]
     method = "bootstrap" if test_type == "bs" else "ar"
@@ -60,7 +58,7 @@ def paired_test(systems: list[tuple[str, list[str]]], metrics: dict[str, Any],
     signatures: dict[str, Any] = {}
     prepared = []
     for metric in metrics.values():  # every baseline first, as sacreBLEU computes them
-        evalfw_metric, rows, score = _inputs(metric, systems[0][1])
+        evalfw_metric, rows, score = metric._resampling_input(systems[0][1])
         signature = metric.get_signature()
         signature.update("seed", str(seed).lower())
         signature.update(test_type, n)
@@ -70,12 +68,6 @@ def paired_test(systems: list[tuple[str, list[str]]], metrics: dict[str, Any],
     columns: dict[str, list[Any]] = {"System": [name for name, _ in systems]}
     for metric, evalfw_metric, rows, score, signature in prepared:
         signatures[score.name] = signature
-        if evalfw_metric is None:  # a lean metric: its own rows and resampled scores
-            columns[score.name] = _lean_cells(metric, rows, score, systems[1:], n, seed)
-            continue
-        from evalfw.analysis.sacrebleu_mode import read_seed
-        from evalfw.analysis.significance import paired_analysis
-
         stats = {base: rows}
         for name, hyps in systems[1:]:
             stats[name] = metric._resampling_input(hyps)[1]
@@ -87,28 +79,3 @@ def paired_test(systems: list[tuple[str, list[str]]], metrics: dict[str, Any],
         cells += [Result(c.score, c.p_value, c.mean, c.ci) for c in outcome.comparisons]
         columns[score.name] = cells
     return signatures, columns
-
-
-def _inputs(metric: Any, hypotheses: list[str]) -> tuple[Any, Any, Any]:
-    """(evalfw metric, statistics rows, score) of the baseline; a lean metric (one with
-    ``resampled_scores``, which draws without numpy) gives no evalfw metric."""
-    if hasattr(metric, "resampled_scores"):
-        rows, score = metric.resampling_input(hypotheses)
-        return None, rows, score
-    return metric._resampling_input(hypotheses)  # type: ignore[no-any-return]
-
-
-def _lean_cells(metric: Any, rows: bytes, score: Any, others: list[tuple[str, list[str]]],
-                n: int, seed: int | None) -> list[Result]:
-    """The paired bootstrap column of a lean metric (:mod:`evalfw.analysis.sacrebleu_lean`)."""
-    from evalfw.analysis.sacrebleu_lean import paired_bootstrap
-
-    def scores_of(stats: bytes, words: tuple[int, int, int, int]) -> list[float]:
-        return metric.resampled_scores(stats, words, n)  # type: ignore[no-any-return]
-
-    inputs = [metric.resampling_input(hyps) for _, hyps in others]
-    cells = paired_bootstrap(scores_of, (rows, score.score),
-                             [(r, s.score) for r, s in inputs], n, seed, seed if seed else None)
-    results = [Result(score.score, mean=cells[0].mean, ci=cells[0].ci)]
-    results += [Result(c.score, c.p_value, c.mean, c.ci) for c in cells[1:]]
-    return results

@@ -14,11 +14,13 @@ float32, which its ``json.dumps`` refuses); here they are printed as the floats 
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
-if TYPE_CHECKING:
-    from typing import Any
+import json
+import re
+from typing import Any
 
+from evalfw.compat.sacrebleu import _text as st
 from evalfw.compat.sacrebleu._messages import Console
+from evalfw.compat.sacrebleu._table import render
 
 __all__ = ["single_results", "table_results"]
 
@@ -30,8 +32,6 @@ def single_results(results: list[str], fmt: str, console: Console) -> str:
     if fmt == "json":
         return ("[\n" + ",\n".join(results) + "\n]\n") if len(results) > 1 else results[0] + "\n"
     if "μ" in results[0]:
-        import re  # here only: plain scores print without it
-
         results = [re.sub(_INTERVAL, lambda m: console.paint(m.group(), "cyan"), line)
                    for line in results]
     if len(results) == 1:
@@ -54,8 +54,6 @@ def _plain(value: Any) -> Any:
 
 
 def _json(columns: dict[str, list[Any]]) -> str:
-    import json
-
     keys = list(columns)
     rows = []
     for i, system in enumerate(columns["System"]):
@@ -74,9 +72,6 @@ def table_results(columns: dict[str, list[Any]], signatures: dict[str, str], arg
     (formatted scores, or paired-test results)."""
     if args.format == "json":
         return _json(columns)
-    from evalfw.compat.sacrebleu import _text as st  # tables only: JSON runs start without
-    from evalfw.compat.sacrebleu._table import render
-
     fmt = "fancy_grid" if args.format == "text" else "latex_booktabs"
     names = columns["System"]
     header, cells = ["System"], [list(names)]

@@ -8,13 +8,15 @@ the same status and message come out here.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
-if TYPE_CHECKING:
-    from typing import Any
-
+from evalfw.compat._bleu import BLEU
+from evalfw.compat._chrf import CHRF
+from evalfw.compat._common import set_warning_sink
+from evalfw.compat._ter import TER
 from evalfw.compat.sacrebleu import _inputs, _report
 from evalfw.compat.sacrebleu._messages import Console, Stop
+from evalfw.compat.sacrebleu._paired import environment_seed, paired_test
 
 __all__ = ["run"]
 
@@ -48,6 +50,7 @@ def _check_arguments(args: Any, paired: bool, console: Console) -> Any:
     if args.echo:
         if args.langpair is None or args.test_set is None:
             raise Stop(1, "--echo requires a test set (--t) and a language pair (-l)")
+        assert data is not None  # read above for the test set
         data.echo(args.test_set, args.langpair, args.echo, args.origlang, args.subset)
         raise Stop(0)
     if args.origlang is not None or args.subset is not None:
@@ -115,94 +118,32 @@ def _check_systems(args: Any, systems: list[list[str]], refs: list[list[str]],
     return systems, refs
 
 
-def _metrics(args: Any, refs: list[list[str]], paired: bool) -> dict[str, Any]:
+def _metrics(args: Any, refs: list[list[str]]) -> dict[str, Any]:
     """The metric objects of ``-m`` (in its order, each once), holding the references."""
     metrics: dict[str, Any] = {}
     for name in args.metrics:
         if name == "bleu":
-            metrics["BLEU"] = _bleu(args, refs, paired)
+            trg_lang = args.langpair.split("-")[1] if args.langpair else ""
+            metrics["BLEU"] = BLEU(
+                smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
+                tokenize=args.bleu_tokenize, lowercase=args.bleu_lowercase,
+                force=args.bleu_force, effective_order=bool(args.sentence_level),
+                trg_lang=trg_lang, references=refs)
         elif name == "chrf":
-            metrics["CHRF"] = _chrf(args, refs, paired)
+            metrics["CHRF"] = CHRF(
+                char_order=args.chrf_char_order, word_order=args.chrf_word_order,
+                beta=args.chrf_beta, whitespace=args.chrf_whitespace,
+                lowercase=args.chrf_lowercase, eps_smoothing=args.chrf_eps_smoothing,
+                references=refs)
         else:
-            metrics["TER"] = _ter(args, refs, paired)
+            metrics["TER"] = TER(
+                case_sensitive=args.ter_case_sensitive, asian_support=args.ter_asian_support,
+                no_punct=args.ter_no_punct, normalized=args.ter_normalized, references=refs)
     return metrics
-
-
-def _bleu(args: Any, refs: list[list[str]], paired: bool) -> Any:
-    """The BLEU of ``args``: plain scores of files take the lean path (no plugin host, see
-    :mod:`evalfw.compat._bleu_lean`) where it applies, the rest the drop-in ``BLEU``."""
-    options: dict[str, Any] = {
-        "smooth_method": args.bleu_smooth_method, "smooth_value": args.bleu_smooth_value,
-        "tokenize": args.bleu_tokenize, "lowercase": args.bleu_lowercase,
-        "force": args.bleu_force, "effective_order": bool(args.sentence_level)}
-    if _plain(args, paired) or _lean_bootstrap(args):
-        from evalfw.compat._bleu_lean import lean_bleu
-        from evalfw.compat._bleu_score import TOKENIZER_DEFAULT
-
-        lean = lean_bleu(refs, {**options, "tokenize": args.bleu_tokenize or TOKENIZER_DEFAULT})
-        if lean is not None:
-            return lean
-    from evalfw.compat._bleu import BLEU
-
-    if args.langpair:
-        options["trg_lang"] = args.langpair.split("-")[1]
-    return BLEU(references=refs, **options)
-
-
-def _plain(args: Any, paired: bool) -> bool:
-    """Scores of files alone: the lean metrics apply (no test set, resampling or breakdown)."""
-    return not (args.langpair or args.test_set or args.confidence or paired or args.detail)
-
-
-def _lean_bootstrap(args: Any) -> bool:
-    """``-ci`` or ``--paired-bs`` of files alone, with the compiled bootstrap kernel built: the
-    lean BLEU resamples without numpy (:mod:`evalfw.analysis.sacrebleu_lean`)."""
-    if args.langpair or args.test_set or args.detail or args.paired_ar or \
-            not (args.confidence or args.paired_bs):
-        return False
-    from evalfw.analysis.sacrebleu_lean import available
-
-    return available()
-
-
-def _chrf(args: Any, refs: list[list[str]], paired: bool) -> Any:
-    """The chrF of ``args``: the lean one (see :mod:`evalfw.compat._chrf_lean`) where it
-    applies, else the drop-in ``CHRF``."""
-    options = {"char_order": args.chrf_char_order, "word_order": args.chrf_word_order,
-               "beta": args.chrf_beta, "whitespace": args.chrf_whitespace,
-               "lowercase": args.chrf_lowercase, "eps_smoothing": args.chrf_eps_smoothing}
-    if _plain(args, paired):
-        from evalfw.compat._chrf_lean import lean_chrf
-
-        lean = lean_chrf(refs, options)
-        if lean is not None:
-            return lean
-    from evalfw.compat._chrf import CHRF
-
-    return CHRF(**options, references=refs)
-
-
-def _ter(args: Any, refs: list[list[str]], paired: bool) -> Any:
-    """The TER of ``args``: the lean one (see :mod:`evalfw.compat._ter_lean`) where it
-    applies, else the drop-in ``TER``."""
-    options = {"case_sensitive": args.ter_case_sensitive,
-               "asian_support": args.ter_asian_support, "no_punct": args.ter_no_punct,
-               "normalized": args.ter_normalized}
-    if _plain(args, paired):
-        from evalfw.compat._ter_lean import lean_ter
-
-        lean = lean_ter(refs, options)
-        if lean is not None:
-            return lean
-    from evalfw.compat._ter import TER
-
-    return TER(**options, references=refs)
 
 
 def run(args: Any, console: Console) -> int:
     """The command after its arguments were parsed; returns the exit status."""
-    from evalfw.compat._common import set_warning_sink
-
     set_warning_sink(console.warning)
     paired = args.paired_bs or args.paired_ar
     if args.download:
@@ -221,19 +162,14 @@ def run(args: Any, console: Console) -> int:
     refs, systems, names = _read(args, data, paired, console)
     full_system, full_refs = systems[0] if systems else [], refs
     systems, refs = _check_systems(args, systems, refs, paired, data)
-    metrics = _metrics(args, refs, paired)
+    metrics = _metrics(args, refs)
     write = sys.stdout.write
     if args.sentence_level:
         metric = next(iter(metrics.values()))
-        signature = None
-        if hasattr(metric, "sentence_scores"):  # a lean metric: all lines, one signature
-            scores = metric.sentence_scores(systems[0])
-            signature = metric.get_signature().format(args.short)
-        else:  # a signature per line: the references counted may change (absent ones)
-            scores = (metric.sentence_score(hypothesis, references)
-                      for hypothesis, *references in zip(systems[0], *refs))
-        for score in scores:
-            shown = signature or metric.get_signature().format(args.short)
+        for hypothesis, *references in zip(systems[0], *refs):
+            score = metric.sentence_score(hypothesis, references)
+            # a signature per line, as sacreBLEU's: the references counted may change
+            shown = metric.get_signature().format(args.short)
             write(score.format(args.width, args.score_only, shown) + "\n")
         return 0
     if args.detail and args.format == "json":
@@ -242,8 +178,6 @@ def run(args: Any, console: Console) -> int:
         results = []
         n_bootstrap = args.confidence_n if args.confidence else 1
         if n_bootstrap > 1:
-            from evalfw.compat.sacrebleu._paired import environment_seed
-
             environment_seed()  # sacreBLEU's errors for a seed it cannot use
         for name in sorted(metrics):
             score = metrics[name].corpus_score(systems[0], None, n_bootstrap=n_bootstrap)
@@ -258,8 +192,6 @@ def run(args: Any, console: Console) -> int:
         return 0
     console.info(f"Found {len(systems)} systems.")
     if paired:
-        from evalfw.compat.sacrebleu._paired import paired_test
-
         test_type = "bs" if args.paired_bs else "ar"
         signatures, columns = paired_test(
             list(zip(names, systems)), metrics, test_type,

@@ -81,7 +81,7 @@ def _reformat(cells: list[str], decimals: int | None, coloured: bool) -> list[st
     kinds = [_kind(strip_colours(c) if coloured else c) for c in cells]
     if max(kinds, default=1) != 3:
         return cells
-    out = []
+    out: list[str] = []
     for cell in cells:
         if not cell:
             out.append(cell)
@@ -126,11 +126,11 @@ def render(header: list[str], rows: list[list[str]], fmt: str = "fancy_grid",
         widths.append(max(width_of(header[c]) + 2, longest))
     padded_rows = []
     for r in range(len(rows)):
-        cells = []
+        row_cells = []
         for c in range(ncols):
             lines = _lines(columns[c][r], multiline)
-            cells.append([_pad(line, widths[c], aligns[c], width_of(line)) for line in lines])
-        padded_rows.append(cells)
+            row_cells.append([_pad(line, widths[c], aligns[c], width_of(line)) for line in lines])
+        padded_rows.append(row_cells)
     head = [[_pad(line, widths[c], aligns[c], width_of(line)) for line in
              (_LINE_BREAK.split(header[c]) if multiline else [header[c]])] for c in range(ncols)]
     if fmt == "latex_booktabs":

@@ -12,12 +12,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from evalfw.compat.sacrebleu._table import render
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from typing import Any
     from evalfw.analysis.results import ComparisonResult, ConfidenceResult
 
 _SHORT = {"bs": "bs", "ar": "ar", "seed": "rs"}
@@ -63,15 +62,6 @@ def confidence_text(score: float, result: ConfidenceResult | None, width: int) -
     return text
 
 
-def confidence_json(result: ConfidenceResult, width: int) -> dict[str, Any]:
-    """The three keys sacreBLEU's JSON gains after ``signature`` (empty if mean <= 0)."""
-    if result.mean <= 0:
-        return {}
-    mean, var = f"{result.mean:.{width}f}", f"{result.ci:.{width}f}"
-    return {"confidence_mean": float(mean), "confidence_var": float(var),
-            "confidence": f"μ = {mean} ± {var}"}
-
-
 #: sacreBLEU stars a p-value at most this (it corrects nothing)
 STAR_ALPHA = 0.05
 
@@ -100,12 +90,6 @@ def comparison_cell(result: ComparisonResult, width: int, multiline: bool = True
 def baseline_cell(score: float, interval: ConfidenceResult | None, width: int) -> str:
     return paired_cell(score, interval.mean if interval else None,
                        interval.ci if interval else None, None, width)
-
-
-def paired_json(score: float, p_value: float | None = None, mean: float | None = None,
-                ci: float | None = None) -> dict[str, Any]:
-    """A system's metric object in sacreBLEU's paired JSON (full precision)."""
-    return {"score": score, "p_value": p_value, "mean": mean, "ci": ci}
 
 
 def banner(method: str, n: int) -> str:

@@ -70,9 +70,6 @@ class SegmentStats:
             self.hyp_len[rows], self.ref_lens[rows], self.matches[rows], self.totals[rows]
         )
 
-    def truncate_orders(self, n: int) -> SegmentStats:
-        return SegmentStats(self.hyp_len, self.ref_lens, self.matches[:, :n], self.totals[:, :n])
-
     @staticmethod
     def concat(parts: Sequence[SegmentStats]) -> SegmentStats:
         """Join chunks (statistics are additive, so a corpus may be scored in pieces)."""

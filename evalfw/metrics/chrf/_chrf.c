@@ -9,8 +9,11 @@
  * sentence(hyp, refs, char_order, word_order, whitespace, factor, eps_smoothing) -> float
  *   One segment's chrF sentence score as sacreBLEU computes it: the highest F-score of the
  *   hypothesis against each reference of refs (a tuple or list of str, already lowercased when
- *   asked), ``factor`` being beta ** 2. The per-call drop-in (evalfw/compat/_chrf.py) calls
- *   it once per new segment, so its workspace is kept between calls.
+ *   asked), ``factor`` being beta ** 2. The per-call path (evalfw/metrics/chrf/sentence.py)
+ *   calls it once per new segment, so its workspace is kept between calls.
+ * f_scores(rows, orders, factor, eps_smoothing) -> bytes
+ *   The F-score (core.f_score) of every row of a C-contiguous int64 buffer [n][3 * orders],
+ *   as float64 [n]: choosing references, sentence scores, resampled scores.
  * prepare(refs, char_order, word_order, whitespace) -> References
  *   refs as for stats: each segment's reference n-gram keys and counts, interned once and kept
  *   for scoring many hypothesis sets (see _chrf_refs.h).
@@ -196,12 +199,38 @@ static PyObject *sentence(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return ok ? PyFloat_FromDouble(best) : NULL;
 }
 
+static PyObject *f_scores(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int orders, eps;
+    double factor;
+    if (!PyArg_ParseTuple(args, "y*idp", &buf, &orders, &factor, &eps)) return NULL;
+    Py_ssize_t row_bytes = 3 * (Py_ssize_t)orders * (Py_ssize_t)sizeof(int64_t);
+    if (orders < 1 || 3 * orders > MAX_WIDTH || buf.len % row_bytes != 0) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "f_scores: rows of 3 * orders int64, orders 1..200");
+        return NULL;
+    }
+    Py_ssize_t n = buf.len / row_bytes;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(double));
+    if (out) {
+        const int64_t *rows = buf.buf;
+        double *scores = (double *)PyBytes_AS_STRING(out);
+        for (Py_ssize_t i = 0; i < n; i++)
+            scores[i] = f_score(rows + i * 3 * orders, orders, factor, 1 + factor, eps);
+    }
+    PyBuffer_Release(&buf);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"stats", stats, METH_VARARGS,
      "stats(hyps, refs, char_order, word_order, whitespace) -> int64 bytes [n][K][3*(nc+nw)]"},
     {"sentence", (PyCFunction)(void (*)(void))sentence, METH_FASTCALL,
      "sentence(hyp, refs, char_order, word_order, whitespace, beta ** 2, eps_smoothing) -> "
      "float: sacreBLEU's chrF sentence score against the best of refs (a tuple or list of str)"},
+    {"f_scores", f_scores, METH_VARARGS,
+     "f_scores(rows, orders, beta ** 2, eps_smoothing) -> float64 bytes: the F-score of every "
+     "row of an int64 buffer [n][3 * orders]"},
     {"prepare", prepare_refs, METH_VARARGS,
      "prepare(refs, char_order, word_order, whitespace) -> References kept for stats_prepared"},
     {"stats_prepared", stats_prepared, METH_VARARGS,

@@ -8,11 +8,11 @@ reference with the highest sentence F-score, computed in the same smoothing mode
 score. The corpus score is the F-score of the column sums.
 
 Counting is done by the compiled module ``_chrf`` when it is built (and ``EVALFW_NATIVE`` is
-not ``0``), else by :func:`python_pair_stats`; both return the same integers. References
+not ``0``), else in Python (:func:`ngram_counts`); both return the same integers. References
 scored against many hypothesis sets can be interned by the kernel once
-(:func:`kernel_references`). The F-score
-exists twice: vectorized over many rows (:func:`f_scores`) and as a scalar function
-(:func:`f_score`) that also runs on numpy float32 scalars, as sacreBLEU's resampling does.
+(:func:`kernel_references`). The F-score is :func:`f_score`, which also runs on numpy float32
+scalars, as sacreBLEU's resampling does; the kernel has it in C for many rows at once
+(:func:`f_scores`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ from __future__ import annotations
 from collections import Counter, namedtuple
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from evalfw.metrics._native import CompiledKernel
+from evalfw.plugin.native import CompiledKernel
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from typing import Any
-
     import numpy as np
 
 
@@ -39,8 +37,7 @@ PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 class ChrfConfig(namedtuple("ChrfConfig", "char_order word_order beta lowercase whitespace "
                               "eps_smoothing", defaults=(6, 0, 2, False, False, False))):
     """The options that change chrF's numbers (sacreBLEU's defaults). Immutable, compared and
-    hashed by value; a named tuple rather than a dataclass, so that chrF's arithmetic imports
-    without :mod:`dataclasses` (the drop-in command line starts lean)."""
+    hashed by value."""
 
     __slots__ = ()
     # the fields' types, for type checkers (annotations only: the tuple's fields stay)
@@ -162,14 +159,6 @@ def pair_values(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     return memoryview(raw).cast("q")
 
 
-def python_pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                      config: ChrfConfig) -> np.ndarray:
-    """(n, K, width) int64 of :func:`pair_values`, computed in Python."""
-    import numpy as np
-    flat = np.array(_python_pairs(hyps, refs, config), dtype=np.int64)
-    return flat.reshape(len(hyps), len(refs), config.width)
-
-
 def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                config: ChrfConfig, prepared: Any = None) -> np.ndarray:
     """(n, K, width) int64 of :func:`pair_values`."""
@@ -178,31 +167,6 @@ def pair_stats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     array = np.frombuffer(flat, dtype=np.int64) if isinstance(flat, memoryview) else \
         np.array(flat, dtype=np.int64)
     return array.reshape(len(hyps), len(refs), config.width)
-
-
-def segment_rows(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                 config: ChrfConfig, prepared: Any = None) -> list[list[int]]:
-    """Each segment's statistics row as Python ints, without numpy: the triples of its first
-    reference (None references skipped) with the highest F-score, as :func:`best_rows`."""
-    flat = pair_values(hyps, refs, config, prepared)
-    width, k = config.width, len(refs)
-    rows = []
-    for i in range(len(hyps)):
-        start = i * k * width
-        if k == 1:
-            rows.append(list(flat[start:start + width]))
-            continue
-        best: list[int] | None = None
-        best_f = -1.0
-        for j, stream in enumerate(refs):
-            if stream[i] is None:
-                continue
-            row = list(flat[start + j * width:start + (j + 1) * width])
-            f = f_score(row, config)
-            if f > best_f:
-                best, best_f = row, f
-        rows.append(best if best is not None else [0] * width)
-    return rows
 
 
 # ---------------------------------------------------------------------------- F-scores
@@ -241,34 +205,19 @@ def f_score(stats: Sequence[Any], config: ChrfConfig) -> Any:
 
 
 def f_scores(stats: np.ndarray, config: ChrfConfig) -> np.ndarray:
-    """:func:`f_score` of every row of ``stats`` (..., width) int64 as float64: the same
-    IEEE operations in the same order, vectorized over rows."""
+    """:func:`f_score` of every row of ``stats`` (..., width) int64, as float64: by the
+    compiled kernel's F-score when it is built (the same IEEE operations in the same order),
+    else by :func:`f_score` row by row."""
     import numpy as np
-    stats = np.asarray(stats, dtype=np.int64)
-    shape = stats.shape[:-1]
-    factor = config.beta ** 2
-    total = np.zeros(shape)
-    avg_prec, avg_rec = np.zeros(shape), np.zeros(shape)
-    effective = np.zeros(shape, dtype=np.int64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for o in range(config.orders):
-            n_hyp, n_ref, n_match = (stats[..., 3 * o + j] for j in range(3))
-            has_hyp, has_ref = n_hyp > 0, n_ref > 0
-            prec = np.where(has_hyp, n_match / n_hyp, EPS)
-            rec = np.where(has_ref, n_match / n_ref, EPS)
-            denom = factor * prec + rec
-            total += np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
-            both = has_hyp & has_ref
-            avg_prec = np.where(both, avg_prec + prec, avg_prec)
-            avg_rec = np.where(both, avg_rec + rec, avg_rec)
-            effective += both
-        if config.eps_smoothing:
-            return 100 * total / config.orders
-        avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
-        avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
-        score = (1 + factor) * avg_prec * avg_rec
-        score = score / ((factor * avg_prec) + avg_rec)
-        return np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
+
+    rows = np.ascontiguousarray(stats, dtype=np.int64)
+    shape = rows.shape[:-1]
+    native = kernel()
+    if native is None:
+        flat = [f_score(row, config) for row in rows.reshape(-1, config.width).tolist()]
+        return np.array(flat, dtype=np.float64).reshape(shape)
+    raw = native.f_scores(rows, config.orders, float(config.beta ** 2), config.eps_smoothing)
+    return np.frombuffer(raw, dtype=np.float64).reshape(shape)
 
 
 def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.ndarray:
@@ -283,5 +232,5 @@ def best_rows(pairs: np.ndarray, present: np.ndarray, config: ChrfConfig) -> np.
 
 
 __all__ = ["EPS", "PUNCTUATION", "ChrfConfig", "best_rows", "describe", "f_score", "f_scores",
-           "kernel", "kernel_references", "ngram_counts", "pair_stats", "pair_values", "python_pair_stats",
-           "segment_rows", "split_words"]
+           "kernel", "kernel_references", "ngram_counts", "pair_stats", "pair_values",
+           "split_words"]

@@ -162,12 +162,6 @@ class Chrf(Metric):
         pairs = core.pair_stats(hyps, refs.streams, self.config, refs.kernel_tables(self.config))
         return core.best_rows(pairs, refs.present, self.config)
 
-    def segment_rows(self, hypotheses: Sequence[str], references: Any) -> list[list[int]]:
-        """:meth:`segment_statistics` as lists of Python ints, computed without numpy."""
-        refs, hyps = self._inputs(hypotheses, references)
-        return core.segment_rows(hyps, refs.streams, self.config,
-                                 refs.kernel_tables(self.config))
-
     def _inputs(self, hypotheses: Sequence[str], references: Any
                 ) -> tuple[ChrfReferences, list[str]]:
         refs = references if isinstance(references, ChrfReferences) else \

@@ -16,16 +16,14 @@ from array import array
 from collections import namedtuple
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import InputError
-from evalfw.metrics._native import CompiledKernel
 from evalfw.metrics.ter import _shifts
 from evalfw.metrics.ter.tokenizer import reference_tokens, tokenizer
+from evalfw.plugin.native import CompiledKernel
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from typing import Any
-
     import numpy as np
 
 #: option names and sacreBLEU's defaults
@@ -138,12 +136,6 @@ def reference_edits(hypotheses: Sequence[str], prepared: PreparedReferences) -> 
     return np.asarray(_edits(hypotheses, prepared), dtype=np.int64)
 
 
-def best_edits(hypotheses: Sequence[str], prepared: PreparedReferences) -> list[int]:
-    """The fewest edits of each segment over its references, without numpy."""
-    edits, first = _edits(hypotheses, prepared), prepared.first
-    return [min(edits[first[i]:first[i + 1]]) for i in range(prepared.segments)]
-
-
 def statistics(hypotheses: Sequence[str], prepared: PreparedReferences) -> np.ndarray:
     """The (n, 2) float64 rows ``[edits, ref_length]`` (edits are exact integers)."""
     import numpy as np
@@ -151,15 +143,6 @@ def statistics(hypotheses: Sequence[str], prepared: PreparedReferences) -> np.nd
     starts = np.asarray(prepared.first[:-1], dtype=np.int64)
     best = np.minimum.reduceat(edits, starts) if len(edits) else edits
     return np.column_stack([best.astype(np.float64), np.asarray(prepared.ref_length)])
-
-
-def row_totals(edits: Sequence[int], ref_length: Sequence[float]) -> tuple[int, float]:
-    """:func:`totals` of rows given as two columns, without numpy: Python ``+=`` in segment
-    order, as sacreBLEU sums."""
-    length = 0.0
-    for value in ref_length:
-        length += value
-    return sum(edits), length
 
 
 def totals(statistics: np.ndarray) -> tuple[int, float]:
@@ -193,17 +176,14 @@ def scores_of(edits: np.ndarray, length: np.ndarray) -> np.ndarray:
     return 100 * ratio
 
 
-def float32_value(sums: np.ndarray) -> Any:
-    """The score sacreBLEU's bootstrap computes from float32 column sums, of its type: with
-    numpy 2 the division and the scaling by 100 stay in float32 (a numpy float32), while
-    its fallbacks for empty references are Python floats."""
+def float32_value(sums: np.ndarray | Sequence[Any]) -> Any:
+    """The score sacreBLEU's bootstrap computes from float32 column sums, of its type:
+    :func:`score_of` on numpy float32 scalars (with numpy 2 the division and the scaling by 100
+    stay in float32, while the fallbacks for empty references are Python floats)."""
     import numpy as np
-    edits, length = np.float32(sums[0]), np.float32(sums[1])
-    if length > 0:
-        return 100 * (edits / length)
-    return 100 * 1.0 if edits > 0 else 100 * 0.0
+    return score_of(np.float32(sums[0]), np.float32(sums[1]))  # type: ignore[arg-type]
 
 
-__all__ = ["best_edits", "DEFAULTS", "describe", "float32_value", "kernel", "option_key",
-           "prepare", "PreparedReferences", "reference_edits", "row_totals", "score_of",
-           "scores_of", "statistics", "totals"]
+__all__ = ["DEFAULTS", "describe", "float32_value", "kernel", "option_key", "prepare",
+           "PreparedReferences", "reference_edits", "score_of", "scores_of", "statistics",
+           "totals"]

@@ -10,23 +10,20 @@ so they stay separate regular expressions applied in the same order.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
-
-from evalfw.tokenizers.base import LazyPattern
 
 _ASIAN_PUNCT = "\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb"
 _FULL_WIDTH_PUNCT = "\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09"
 
-# Compiled on first use (LazyPattern): every plugin host imports this module, most processes
-# never normalise for TER.
-_WESTERN: tuple[tuple[LazyPattern, str], ...] = tuple(
-    (LazyPattern(p), r) for p, r in (
+_WESTERN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), r) for p, r in (
         (r"\n-", ""),                     # end-of-line hyphenation
         (r"\n", " "),                     # join lines
         (r"&quot;", '"'), (r"&amp;", "&"), (r"&lt;", "<"), (r"&gt;", ">"),
     ))
-_WESTERN_PADDED: tuple[tuple[LazyPattern, str], ...] = tuple(
-    (LazyPattern(p), r) for p, r in (
+_WESTERN_PADDED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), r) for p, r in (
         # ASCII punctuation and symbols except ' , - . (and digits, letters)
         (r"([\x20-\x26\x28-\x2b\x2f\x3a-\x40\x5b-\x60\x7b-\x7e])", r" \1 "),
         (r"'s ", r" 's "), (r"'s$", r" 's"),          # possessives
@@ -39,11 +36,11 @@ _WESTERN_PADDED: tuple[tuple[LazyPattern, str], ...] = tuple(
 # successive substitutions do, since each only adds spaces around its characters. Its kana
 # rules are left out: they can only match at the start of the text, which after the western
 # step is always the padding space, so they never split anything.
-_ASIAN_SPLIT = LazyPattern(
+_ASIAN_SPLIT = re.compile(
     "([\u4e00-\u9fff\u3400-\u4dbf\u31c0-\u31ef\u2e80-\u2eff\u3300-\u33ff\uf900-\ufaff"
     "\ufe30-\ufe4f\u3200-\u3f22" + _ASIAN_PUNCT + _FULL_WIDTH_PUNCT + "])")
-_PUNCT = LazyPattern(r"[\.,\?:;!\"\(\)]")
-_ASIAN_PUNCT_RE = LazyPattern("[" + _ASIAN_PUNCT + _FULL_WIDTH_PUNCT + "]")
+_PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
+_ASIAN_PUNCT_RE = re.compile("[" + _ASIAN_PUNCT + _FULL_WIDTH_PUNCT + "]")
 
 
 def _western(text: str) -> str:

@@ -52,6 +52,28 @@ def test_vectorized_scores_equal_scalar_formula(eps):
                                                  metric.score(stats[3:])]
 
 
+@pytest.mark.parametrize("native", ["1", "0"])
+def test_row_scores_equal_the_scalar_formula_on_random_rows(native, monkeypatch):
+    """``core.f_scores`` (the kernel's F-score, or the scalar formula row by row) equals
+    ``core.f_score`` bit for bit: zero counts on either side, matches up to the smaller
+    count, integer and fractional betas, both smoothing modes, shapes with a reference axis."""
+    monkeypatch.setenv("EVALFW_NATIVE", native)
+    rng = np.random.default_rng(29)
+    for _ in range(60):
+        config = core.ChrfConfig(int(rng.integers(0, 4)), int(rng.integers(1, 3)),
+                                 rng.choice([2, 1, 3, 0, 0.5, 1.7, 0.1]).item(),
+                                 eps_smoothing=bool(rng.integers(2)))
+        hyp = rng.integers(0, 40, size=(7, 3, config.orders)) * rng.integers(0, 2, (7, 3, 1))
+        ref = rng.integers(0, 40, size=hyp.shape)
+        match = rng.integers(0, np.minimum(hyp, ref) + 1)
+        stats = np.stack([hyp, ref, match], axis=-1).reshape(7, 3, config.width)
+        got = core.f_scores(stats, config)
+        assert got.shape == (7, 3)
+        want = [[core.f_score(row, config) for row in seg] for seg in stats.tolist()]
+        assert [[repr(x) for x in seg] for seg in got.tolist()] == \
+            [[repr(float(x)) for x in seg] for seg in want], config
+
+
 @needs_nep50
 def test_float32_score_is_sacrebleus():
     metric = Chrf()

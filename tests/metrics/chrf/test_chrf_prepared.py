@@ -91,7 +91,6 @@ def test_chrf_keeps_a_preparation_from_the_second_system_on(options):
         got = metric.segment_statistics(hyps, prepared).tolist()
         assert bool(prepared._tables) == (system >= 1)  # kept from the second use on
         assert got == expected
-        assert metric.segment_rows(hyps, prepared) == expected
     assert len(prepared._tables) == 1
     # a worker gets the streams, not the kernel's object, and prepares its own
     copy = pickle.loads(pickle.dumps(prepared))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import sacrebleu
 
+from evalfw.errors import AntiConservativeWarning
 from evalfw.records.load import load_segments
 from evalfw.runner.verify import verify
 from tests.support.runs import REPO, run, workdir, write_config  # noqa: F401  (fixture)
@@ -44,7 +45,8 @@ def _lines(name: str) -> list[str]:
 
 
 def test_run_equals_sacrebleu_and_lower_is_better(workdir):
-    outcome = run(str(write_config(workdir / "ter.yaml", CONFIG)))
+    with pytest.warns(AntiConservativeWarning, match="anti-conservative"):  # CONFIG's sacreBLEU-mode tests
+        outcome = run(str(write_config(workdir / "ter.yaml", CONFIG)))
     record = outcome.record
     refs = [_lines("ref.A.txt"), _lines("ref.B.txt")]
     rows = {(r["system"], r["metric"], r["level"]): r for r in record["results"]}

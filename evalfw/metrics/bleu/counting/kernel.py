@@ -8,16 +8,15 @@ evalfw counts with numpy: same numbers, slower.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Hashable, Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from evalfw.metrics._native import CompiledKernel
+from evalfw.plugin.native import CompiledKernel
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line starts without it
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Sequence
-    from typing import Any
-
     import numpy as np
 
     from evalfw.metrics.bleu.counting._tables import NgramTables
@@ -58,17 +57,11 @@ class NativeTables:
         self.ref_lens_raw: bytes = index.ref_lens  # int64 [lines][refs]; -1: no reference
         self.kernel: ModuleType = COMPILED.built()  # type: ignore[assignment]
 
-    @property
+    @functools.cached_property
     def ref_lens(self) -> np.ndarray:
-        # built on first use and kept (not functools.cached_property: the drop-in command
-        # line starts without functools)
-        found = self.__dict__.get("_ref_lens")
-        if found is None:
-            import numpy as np
+        import numpy as np
 
-            found = self.__dict__["_ref_lens"] = np.frombuffer(
-                self.ref_lens_raw, np.int64).reshape(self.segments, self.refs)
-        return found
+        return np.frombuffer(self.ref_lens_raw, np.int64).reshape(self.segments, self.refs)
 
     @classmethod
     def build(cls, texts: Sequence[str], lines: int, max_order: int, unit: str

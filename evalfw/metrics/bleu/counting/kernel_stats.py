@@ -2,7 +2,7 @@
 
 A corpus score needs only column sums, the chosen reference lengths' sum and the number of
 references per segment; the kernel computes them from its buffers (``summarize``), so scoring a
-corpus never imports numpy (about 0.1 CPU-s per process). Everything else (sentence scores,
+corpus never imports numpy. Everything else (sentence scores,
 records, resampling, third-party components) reads ``hyp_len``/``ref_lens``/``matches``/
 ``totals`` as always and gets the read-only numpy arrays of :class:`SegmentStats`, built on
 first access.
