@@ -18,9 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evalfw.metrics._native import CompiledKernel
+from evalfw import kernels
 
-COMPILED = CompiledKernel("evalfw.analysis.meta._metakernel", "numpy")
+#: the compiled module (listed in :data:`evalfw.kernels.KERNELS`)
+KERNEL = "evalfw.analysis.meta._metakernel"
 
 #: rows of the pair matrix visited at once by the numpy passes (rows x items differences)
 BLOCK_ROWS = 256
@@ -84,7 +85,7 @@ def all_pairs(x: np.ndarray, y: np.ndarray, seg: np.ndarray, segments: int, shif
     totals = np.zeros(6, dtype=np.int64)
     gain, rise, count = (np.zeros(buckets, dtype=np.int64) for _ in range(3))
     mats = np.zeros((4, segments * segments if matrices else 0), dtype=np.int64)
-    native = COMPILED.module()
+    native = kernels.load(KERNEL)
     if native is not None:
         native.all_pairs(_c(x, np.float64), _c(y, np.float64), _c(seg, np.int64), segments,
                          shift, totals, gain, rise, count, mats)
@@ -111,7 +112,7 @@ def collect(x: np.ndarray, y: np.ndarray, shift: int, candidates: np.ndarray,
     """The difference and gain of every pair whose bucket is a candidate (``size`` of
     them), in pass order."""
     diff, gain = np.empty(size), np.empty(size, dtype=np.int64)
-    native = COMPILED.module()
+    native = kernels.load(KERNEL)
     if native is not None:
         got = native.collect(_c(x, np.float64), _c(y, np.float64), shift,
                              _c(candidates, np.uint8), diff, gain)
@@ -133,7 +134,7 @@ def band(x: np.ndarray, y: np.ndarray, seg: np.ndarray, segments: int,
     and that are tied in y."""
     size = segments * segments
     con, tied = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
-    native = COMPILED.module()
+    native = kernels.load(KERNEL)
     if native is not None:
         native.band(_c(x, np.float64), _c(y, np.float64), _c(seg, np.int64), segments,
                     float(epsilon), con, tied)
@@ -171,7 +172,7 @@ def sweep_max(gain: np.ndarray, row: np.ndarray, ends: np.ndarray, starts_at_zer
     :class:`evalfw.analysis.meta.grouped.Sweep`) for each row of ``weights`` (resamples x
     segments, int64), divided by ``used``; NaN where ``used`` is 0. None without the
     compiled kernel (the caller computes it with numpy)."""
-    native = COMPILED.module()
+    native = kernels.load(KERNEL)
     if native is None:
         return None
     out = np.full(len(weights), np.nan)
@@ -237,7 +238,7 @@ def mixed_grouped(first: np.ndarray, second: np.ndarray, row: np.ndarray, items:
     trial (``masks``: where a's score is taken for a's mix); ``items``, ``pairs``: judged
     items and pairs per segment. None without the compiled kernel (the caller computes the
     trials row by row)."""
-    native = COMPILED.module()
+    native = kernels.load(KERNEL)
     if native is None:
         return None
     out = np.empty((len(masks), 6))
@@ -251,5 +252,5 @@ def mixed_grouped(first: np.ndarray, second: np.ndarray, row: np.ndarray, items:
     return out
 
 
-__all__ = ["all_pairs", "AllPairs", "band", "BLOCK_ROWS", "bucket", "collect", "COMPILED",
+__all__ = ["all_pairs", "AllPairs", "band", "BLOCK_ROWS", "bucket", "collect", "KERNEL",
            "mixed_grouped", "multipliers", "Options", "sweep_max"]

@@ -305,9 +305,10 @@ class GroupedStatistics:
               ) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
         """Per statistic, every trial's value for the mix of ``better`` (its score where the
         mask is set) and for the mix of ``worse``; None without the compiled kernel."""
+        from evalfw import kernels
         from evalfw.analysis.meta import _kernel
 
-        if _kernel.COMPILED.module() is None or not len(self.pairs.row):
+        if kernels.load(_kernel.KERNEL) is None or not len(self.pairs.row):
             return None
         p = self.pairs
         options = _kernel.Options.of(p.first, p.second, p.row, better, worse, self.ytie,

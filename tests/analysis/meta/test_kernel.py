@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from evalfw import kernels
 from evalfw.analysis.meta import _kernel, grouped, ungrouped
 from evalfw.analysis.meta.permute import permutation_tests, swap_masks, zscore
 
-pytestmark = pytest.mark.skipif(_kernel.COMPILED.built() is None,
+pytestmark = pytest.mark.skipif(kernels.built(_kernel.KERNEL) is None,
                                 reason="the compiled meta-evaluation kernel is not built "
                                        "(pip install -e . with a C compiler builds it)")
 
