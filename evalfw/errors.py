@@ -55,6 +55,11 @@ class RegressionDetected(EvalfwError):
     exit_code = 1
 
 
+class EvalfwWarning(UserWarning):
+    """Base of evalfw's warnings that the command line prints as one ``evalfw: warning: ...``
+    line each."""
+
+
 class ResolutionWarning(UserWarning):
     """A significance test cannot reach alpha with the resamples or trials asked for (see
     :mod:`evalfw.analysis.resolution`): a warning, the run goes on and says so in its record."""
@@ -63,6 +68,11 @@ class ResolutionWarning(UserWarning):
 class AntiConservativeWarning(UserWarning):
     """A test known to find differences too often was asked for (sacreBLEU's paired
     bootstrap, in mode sacrebleu): a warning, the run goes on and says so in its record."""
+
+
+class CacheWarning(EvalfwWarning):
+    """A cache entry could not be used (changed after it was written, impossible values):
+    it was computed again."""
 
 
 def suggest(name: str, choices: Iterable[str]) -> str:
@@ -76,8 +86,8 @@ def suggest(name: str, choices: Iterable[str]) -> str:
 
 
 __all__ = [
-    "AntiConservativeWarning", "ComponentConflictError", "ConfigError", "EvalfwError",
-    "InputError", "PluginError",
-    "ResolutionWarning", "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
+    "AntiConservativeWarning", "CacheWarning", "ComponentConflictError", "ConfigError",
+    "EvalfwError", "EvalfwWarning", "InputError", "PluginError", "ResolutionWarning",
+    "RecordError", "RegressionDetected", "suggest", "UnknownComponentError",
     "VerificationFailed",
 ]

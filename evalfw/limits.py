@@ -101,6 +101,10 @@ def max_local_workers() -> int:
 
 #: a config file (and a --set value) at most this many bytes
 MAX_CONFIG_BYTES = 4 << 20
+#: a plugin file (``--plugins-dir``, ``plugin_dirs:``) at most this many bytes
+MAX_PLUGIN_FILE_BYTES = 4 << 20
+#: the per-user trust list at most this many bytes (a few thousand paths)
+MAX_TRUST_LIST_BYTES = 16 << 20
 #: YAML nodes (scalars, lists, mappings) a config may hold: a real config has hundreds
 MAX_CONFIG_NODES = 100_000
 #: digits of a number in a config or a record (Python refuses to convert 4300 and more)
@@ -109,23 +113,44 @@ MAX_NUMBER_DIGITS = 100
 MAX_RECORD_DEPTH = 64
 #: columns of one metric's statistics rows in a stored run
 MAX_STATISTICS_COLUMNS = 4096
-#: the magnitude of a precomputed segment score at most: far beyond any model's scale, and
-#: small enough that sums (and sums of squares) over any number of segments stay finite
+#: the magnitude of a precomputed segment score (and of a float statistic) at most: far
+#: beyond any model's scale, and small enough that sums (and sums of squares) over any number
+#: of segments stay finite
 MAX_ABS_SCORE = 1e100
+#: the magnitude of an integer statistic at most (a count of one segment): far beyond any
+#: count, and small enough that int64 sums over millions of segments never wrap around
+MAX_ABS_COUNT = 1 << 40
 
 
 def _bytes(name: str, default: int, unit: str = "bytes") -> int:
-    try:
-        return int(os.environ.get(name, default))
-    except ValueError:
-        raise ConfigError(f"${name}: expected a number of {unit}, got "
-                          f"{os.environ[name]!r}") from None
+    """A positive size from the environment variable ``name`` (ASCII decimal digits), else
+    ``default``."""
+    text = os.environ.get(name)
+    if text is None or text == "":
+        return default
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_NUMBER_DIGITS \
+            or int(text) < 1:
+        raise ConfigError(f"${name}: expected a number of {unit} (a positive whole number, "
+                          f"digits 0-9), got {text[:40]!r}")
+    return int(text)
 
 
 def max_input_bytes() -> int:
     """A text, score or source file at most this many bytes (``$EVALFW_MAX_INPUT_BYTES``,
     default 2 GiB)."""
     return _bytes("EVALFW_MAX_INPUT_BYTES", 2 << 30)
+
+
+#: the memory the lines of one text input may take, as a multiple of the input limit: a
+#: line costs its characters (1 to 4 bytes each, by the widest in it) plus about 57 bytes of
+#: string header and list slot, so a file of short lines costs several times its size
+LINE_MEMORY_FACTOR = 2
+
+
+def max_line_memory() -> int:
+    """The bytes of memory the lines of one text input may take at most:
+    :data:`LINE_MEMORY_FACTOR` times :func:`max_input_bytes`."""
+    return LINE_MEMORY_FACTOR * max_input_bytes()
 
 
 def max_segment_chars() -> int:
@@ -149,8 +174,10 @@ def max_segments_bytes() -> int:
 
 
 __all__ = [
-    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "MAX_ABS_SCORE", "parse_int", "MAX_CONFIG_BYTES",
+    "LIMITS", "Limit", "LOCAL_WORKERS_PER_CORE", "MAX_ABS_COUNT", "MAX_ABS_SCORE", "parse_int",
+    "MAX_CONFIG_BYTES",
     "MAX_CONFIG_NODES", "MAX_NUMBER_DIGITS", "MAX_RECORD_DEPTH", "MAX_STATISTICS_COLUMNS",
-    "MAX_WAIT_SECONDS", "max_input_bytes", "max_local_workers", "max_record_bytes",
+    "LINE_MEMORY_FACTOR", "MAX_PLUGIN_FILE_BYTES", "MAX_TRUST_LIST_BYTES", "MAX_WAIT_SECONDS",
+    "max_input_bytes", "max_line_memory", "max_local_workers", "max_record_bytes",
     "max_segment_chars", "max_segments_bytes",
 ]

@@ -73,6 +73,8 @@ def columns(metric: Metric, stats: np.ndarray) -> Columns:
 def check_aligned(named: Sequence[tuple[str, Columns]]) -> int:
     """The common segment count of several systems (paired tests need aligned segments)."""
     sizes = {name: c.segments for name, c in named}
+    if not sizes:
+        raise InputError("paired tests need at least one system; none was given")
     if len(set(sizes.values())) != 1:
         listing = ", ".join(f"{k}: {v}" for k, v in sizes.items())
         raise InputError(f"paired tests need the same segments for every system; got {listing}")

@@ -58,6 +58,22 @@ def write(text: str) -> None:
     sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
+def warn(text: str) -> None:
+    """``evalfw: warning: <text>`` on stderr, the text as :func:`evalfw.names.shown` prints
+    it (a name in it never drives the terminal)."""
+    from evalfw.names import shown
+
+    sys.stderr.write(f"evalfw: warning: {shown(text)}\n")
+
+
+def write_lines(lines: list[str]) -> None:
+    """Lines of text that hold names and paths, each as :func:`evalfw.names.shown` prints
+    it: a control or bidi character in a name never reaches the terminal raw."""
+    from evalfw.names import shown
+
+    write("".join(shown(line) + "\n" for line in lines))
+
+
 def terminal_width(given: int | None = None) -> int | None:
     """The width to fit printed tables to: ``given`` (``--width``), else ``$COLUMNS``, else
     the terminal's when standard output is one; ``None`` (no limit) for pipes and files."""

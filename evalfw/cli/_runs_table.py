@@ -31,6 +31,10 @@ def _score(h: Mapping[str, Any]) -> str:
 
 
 def row(entry: Mapping[str, Any]) -> list[str]:
+    """The cells of one version, every name as :func:`evalfw.names.shown` prints it."""
+    from evalfw.names import printable_data
+
+    entry = printable_data(entry)
     run = f"{entry['experiment']}/{entry['version']}"
     if "error" in entry:
         return [run, "-", "-", "-", "-", f"UNREADABLE: {entry['error']}"]

@@ -42,6 +42,7 @@ def _import_numpy() -> None:
 def start(restore: bool) -> None:
     """Run the command line and exit with its status; ``restore``: the start-up handler is
     installed and Python's own SIGINT handler comes back once the modules are loaded."""
+    caught: list[int] = []
     try:
         from evalfw.cli.main import main as run
 
@@ -52,11 +53,21 @@ def start(restore: bool) -> None:
         for signum in [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]:
             if signal.getsignal(signum) == signal.SIG_DFL:
                 signal.signal(signum, _terminate)
+                caught.append(signum)
         status = run()
     except KeyboardInterrupt as exc:
         from evalfw.cli.main import interrupted
 
         status = interrupted(exc)
+    # the command is over: a signal while the interpreter ends (waiting for threads) ends the
+    # process as the signal does, not with a traceback from inside that wait
+    for signum in caught:
+        signal.signal(signum, signal.SIG_DFL)
+    guard = sys.modules.get("evalfw.plugin.guard")
+    if guard is not None and guard.stuck():  # plugin threads that would never let it end
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status or 2)
     sys.exit(status)
 
 

@@ -11,8 +11,9 @@ from evalfw.cli._options import (
     add_plugins_dir,
     add_runs_dir,
     host_for,
-    write,
+    warn,
     write_json,
+    write_lines,
 )
 from evalfw.limits import LIMITS
 
@@ -84,19 +85,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_runs_dir(parser)
 
 
-def _p(row: dict, samples: int) -> str:
-    """The p-value the verdict used (adjusted, when corrected), ``<`` before it when no
-    resample was as extreme: it is then only known to be below that."""
-    p = row["p_adjusted"] if row["p_adjusted"] is not None else row["p_value"]
-    floor = row["p_value"] <= 1 / (samples + 1) and p < 1.0
-    return f"{'<' if floor else ''}{p:.4f}"
-
-
 def table(data: dict) -> str:
     from evalfw.metrics.scales import places
+    from evalfw.runner.compare import p_text
 
     margin = data.get("margin")
-    head = ["test set", "metric", "system", "A", "B", "delta", "p", "verdict"]
+    head = ["test set", "metric", "system", "A", "B", "delta", data["p_label"], "verdict"]
     if margin is not None:
         head[-1:] = ["bound", f"margin {margin:g}"]
 
@@ -105,7 +99,7 @@ def table(data: dict) -> str:
 
     rows = [[r["test_set"], r["metric"], r["system"], num(r, "score_a"), num(r, "score_b"),
              num(r, "delta", "+"),
-             _p(r, data["samples"]),
+             p_text(r, data["samples"]),
              *((num(r, "bound", "+"), r["margin_verdict"]) if margin is not None
                else (r["verdict"],))] for r in data["comparisons"]]
     widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]
@@ -121,8 +115,10 @@ def table(data: dict) -> str:
            line(head), "  ".join("-" * w for w in widths), *(line(r) for r in rows), "",
            f"{test}, {data['samples']} samples, seed {data['seed']}, alpha {data['alpha']:g}, "
            f"{correction_text(data)}: {data['regressions']} regression(s), "
-           f"{data['improvements']} improvement(s); not significant: inconclusive (the test "
-           "may not have seen the difference)"]
+           f"{data['improvements']} improvement(s)"
+           + (f", {data['unchanged']} unchanged (byte-identical outputs, not tested)"
+              if data["unchanged"] else "")
+           + "; not significant: inconclusive (the test may not have seen the difference)"]
     if margin is not None:
         out.append(f"non-inferiority margin {margin:g}: bound = the one-sided bootstrap bound "
                    "of B - A towards a regression, "
@@ -140,11 +136,14 @@ _SCOPE = {"table": "the systems of one test set x metric",
 def correction_text(data: dict) -> str:
     """``Holm-adjusted p within each family of the systems of one test set x metric (3
     comparisons)``: the correction, its family and the family sizes."""
-    sizes = sorted({r["family_size"] for r in data["comparisons"]})
+    tested = [r for r in data["comparisons"] if r["family_size"] is not None]
+    sizes = sorted({r["family_size"] for r in tested}) or [0]
     counted = f"{sizes[0]} to {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
     if data["correction"] == "none":
-        return f"p not corrected ({len(data['comparisons'])} comparisons)"
-    name = {"holm": "Holm", "bonferroni": "Bonferroni"}[data["correction"]]
+        return f"p not corrected ({len(tested)} comparisons)"
+    from evalfw.reports._cells import CORRECTION_NAMES
+
+    name = CORRECTION_NAMES[data["correction"]]
     return (f"{name}-adjusted p within each family of {_SCOPE[data['family']]} "
             f"({counted} comparisons)")
 
@@ -164,11 +163,11 @@ def execute(args: argparse.Namespace) -> int:
                           margin=args.margin)
     data = result.to_json()
     if result.resolution_warning:
-        sys.stderr.write(f"evalfw: warning: {result.resolution_warning}\n")
+        warn(str(result.resolution_warning))
     if args.format == "json":
         write_json(data)
     else:
-        write(table(data))
+        write_lines(table(data).splitlines())
     sys.stdout.flush()
     check(result)  # RegressionDetected -> exit status 1, after the report is out
     return 0

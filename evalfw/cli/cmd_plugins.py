@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, cast
 
-from evalfw.cli._options import add_format, add_plugins_dir, write_json
+from evalfw.cli._options import add_format, add_plugins_dir, write_json, write_lines
 
 if TYPE_CHECKING:
     from evalfw.metrics.base import Metric
@@ -86,23 +86,24 @@ def execute(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(rows)
         return 0
-    if not rows:
-        print("no third-party plugins installed (use --all to list the built-in ones)")
+    lines = [] if rows else ["no third-party plugins installed (use --all to list the "
+                             "built-in ones)"]
     for row in rows:
         origin = (f"{row['distribution']} {row['version']}" if row.get("distribution")
                   else row.get("path") or row["source"])
-        print(f"{row['name']}  [{origin}]  {row['status']}")
+        lines.append(f"{row['name']}  [{origin}]  {row['status']}")
         if row.get("error"):
-            print(f"    error: {row['error']}")
+            lines.append(f"    error: {row['error']}")
         for kind, names in row.get("components", {}).items():
-            print(f"    {kind}: {', '.join(names)}")
+            lines.append(f"    {kind}: {', '.join(names)}")
         for c in row.get("conflicts", []):
-            print(f"    conflict: {c} is also provided by another plugin")
+            lines.append(f"    conflict: {c} is also provided by another plugin")
     for name in host.registry("metric").names():
         # the metric registry holds Metric subclasses only (checked when they register)
         text = cast("type[Metric]", host.registry("metric").get(name)).implementation()
         if text:
-            print(f"{name} statistics: {text}")
+            lines.append(f"{name} statistics: {text}")
+    write_lines(lines)
     print_kernels()
     return 0
 

@@ -8,7 +8,7 @@ import sys
 import warnings
 from typing import Any
 
-from evalfw.cli._options import add_format, host_for, render, write
+from evalfw.cli._options import add_format, host_for, render, warn, write
 from evalfw.config import add_set_option
 from evalfw.limits import LIMITS
 
@@ -102,9 +102,9 @@ def execute(args: argparse.Namespace) -> int:
     if not args.quiet:
         for w in record["warnings"]:
             line = f":{w['first_line']}" if "first_line" in w else ""
-            sys.stderr.write(f"evalfw: warning: {w['file']}{line}: {w['message']}\n")
+            warn(f"{w['file']}{line}: {w['message']}")
         for note in outcome.evaluation.cache_notes:  # once each: the run went on without it
-            sys.stderr.write(f"evalfw: warning: {note}\n")
+            warn(str(note))
     write(render(outcome.host, args.format, record))
     if not args.quiet and outcome.path is not None:  # run_experiment stores by default
         # normpath only tidies "configs/../runs" for the message; the store never uses it

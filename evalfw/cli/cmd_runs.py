@@ -12,6 +12,7 @@ from evalfw.cli._options import (
     add_runs_dir,
     add_width,
     host_for,
+    warn,
     write_json,
 )
 
@@ -86,10 +87,14 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.cli import _runs_table
     from evalfw.cli._options import terminal_width
     from evalfw.records.load import list_runs
-    from evalfw.runner.recorded import judged
+    from evalfw.runner.recorded import judged, rescored
 
     host = host_for(args)
-    entries = list_runs(args.runs_dir, args.experiment, lambda r: judged(r, host)[0])
+    entries = list_runs(args.runs_dir, args.experiment, lambda r: judged(r, host)[0],
+                        lambda stored: rescored(stored, host))
+    for entry in entries:  # a record whose scores its statistics do not give: said once
+        if "damaged" in entry and entry["damaged"].startswith("the recorded score"):
+            warn(f"{entry['path']}: {entry['damaged']}")
     if args.format == "json":
         write_json(entries)
         return 0

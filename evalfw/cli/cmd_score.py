@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from evalfw.cli._options import add_json, add_plugins_dir, write_json
+from evalfw.cli._options import add_json, add_plugins_dir, warn, write_json
 from evalfw.limits import LIMITS
 
 if TYPE_CHECKING:
@@ -25,7 +25,10 @@ EPILOG = """examples:
   evalfw score -r ref.txt -i hyp.txt --sentence-level
   evalfw score -r ref.txt -i hyp.txt -m bleu my-metric --plugins-dir plugins/local
 
-With the sacrebleu preset (the default) the text lines are byte-identical to sacreBLEU's. Each
+With the sacrebleu preset (the default) the text lines are byte-identical to sacreBLEU's on the
+same lines. evalfw score scores each line as it is in the file: sacreBLEU's command line strips
+trailing whitespace from every line first, which changes chrF with --chrf-whitespace (and
+nothing else) on lines that end in spaces; evalfw-sacrebleu strips as sacreBLEU does. Each
 metric's flags (BLEU's --tokenize, --smooth, ...; chrF's --chrf-*) apply to that metric and
 come from the metric itself, so a plugin metric brings its own.
 
@@ -90,7 +93,7 @@ def build_metrics(args: argparse.Namespace, host: Any) -> list[Any]:
             if "tokenizer" in opts:
                 warning = inputs.tokenizer_warning(args, str(opts["tokenizer"]))
                 if warning:
-                    sys.stderr.write(f"evalfw: warning: {warning}\n")
+                    warn(str(warning))
             else:
                 chosen = inputs.default_tokenizer(args)
                 if chosen is not None:
@@ -149,17 +152,21 @@ def execute(args: argparse.Namespace) -> int:
     check_segment_lengths([*refs, *systems], metrics)
     for f in [*refs, *systems]:
         for warning in f.warnings:
-            sys.stderr.write(f"evalfw: warning: {warning}\n")
+            warn(str(warning))
     nrefs = len(refs)
     contexts = _contexts(args, systems, len(refs[0].lines))
     per_metric = []  # per metric: each system's statistics rows
     for metric in metrics:
         prepared = metric.prepare_references([r.lines for r in refs])
-        per_metric.append([metric.statistics_of(s.lines, prepared, c)
+        per_metric.append([_located(s.path, metric.statistics_of, s.lines, prepared, c)
                            for s, c in zip(systems, contexts)])
     for metric, rows in zip(metrics, per_metric):  # one scale over every system
         metric.settle_scale(metric.resolve_scale(rows))
-    named = [(s.path, [rows[k] for rows in per_metric]) for k, s in enumerate(systems)]
+    from evalfw.names import shown
+
+    # names as given on the command line, as printed: escaped where a terminal would not
+    # show them as themselves (a file name holding an escape sequence)
+    named = [(shown(s.path), [rows[k] for rows in per_metric]) for k, s in enumerate(systems)]
     from evalfw.cli import _score_significance as significance
 
     if significance.requested(args):
@@ -175,10 +182,12 @@ def execute(args: argparse.Namespace) -> int:
         lines: list[str] = []
         for k in order:
             if args.sentence_level:
-                for i, res in enumerate(metrics[k].sentence_results(stats[k], nrefs)):
+                results = _located(system, metrics[k].sentence_results, stats[k], nrefs)
+                for i, res in enumerate(results):
                     lines.append(_emit(res, args, system, out, segment=i))
             else:
-                lines.append(_emit(metrics[k].result(stats[k], nrefs), args, system, out))
+                lines.append(_emit(_located(system, metrics[k].result, stats[k], nrefs), args,
+                                   system, out))
         if args.format == "text":
             prefix = f"{system}: " if len(systems) > 1 else ""
             lines = lines if args.sentence_level else significance.align(lines)
@@ -186,6 +195,16 @@ def execute(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(out)
     return 0
+
+
+def _located(system: str, function: Any, *args: Any) -> Any:
+    """``function(*args)`` for ``system``; a plugin's error names the system."""
+    from evalfw.metrics.boundary import BoundaryError, place
+
+    try:
+        return function(*args)
+    except BoundaryError as exc:
+        raise exc.located(place(None, system)) from exc.__cause__
 
 
 def _check_scores_given(args: argparse.Namespace, metrics: list[Any]) -> None:

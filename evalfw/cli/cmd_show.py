@@ -12,6 +12,7 @@ from evalfw.cli._options import (
     add_width,
     host_for,
     render,
+    warn,
     write,
 )
 
@@ -50,20 +51,25 @@ def execute(args: argparse.Namespace) -> int:
     record = stored.record
     problem = files_problem(stored.path, record)
     if problem is not None:
-        sys.stderr.write(f"evalfw: warning: {stored.path}: {problem}; its per-segment "
-                         "statistics are not the ones recorded, so `evalfw verify` and "
-                         "`evalfw compare` will refuse it\n")
+        warn(f"{stored.path}: {problem}; its per-segment statistics are not the ones "
+             "recorded, so `evalfw verify` and `evalfw compare` will refuse it")
     if args.test_set or args.metric:
         from evalfw.records.select import select
 
         record = select(record, args.test_set, args.metric)
-    from evalfw.runner.recorded import judged
+    from evalfw.runner.recorded import judged, rescored
 
     host = host_for(args)
     record, notes = judged(record, host)  # marks follow the installed metric, not the record
     for note in notes:
-        sys.stderr.write(f"evalfw: warning: {stored.path}: {note}\n")
+        warn(f"{stored.path}: {note}")
+    # the check compare makes: scores the stored statistics do not give are not shown as good
+    edited = rescored(stored, host) if problem is None else None
     write(render(host, args.format, record, args.width))
+    if edited is not None:
+        sys.stdout.flush()
+        warn(f"{stored.path}: {edited}")
+        return 1
     return 0
 
 

@@ -7,7 +7,7 @@ import argparse
 import os
 from collections import Counter
 
-from evalfw.cli._options import add_format, write, write_json
+from evalfw.cli._options import add_format, write_json, write_lines
 
 HELP = "show or edit what `evalfw verify` may read: files your runs read, directories you trust"
 EPILOG = """examples:
@@ -45,15 +45,14 @@ def execute(args: argparse.Namespace) -> int:
     from evalfw.runner import trust_list
 
     if args.trust_action == "add":
-        print(f"trusted: {trust_list.add_directory(args.path)}")
+        write_lines([f"trusted: {trust_list.add_directory(args.path)}"])
         return 0
     if args.trust_action == "remove":
         removed = trust_list.remove(args.path)
         if not removed:
-            print(f"nothing removed: {trust_list.real(args.path)} is not in the trust list "
-                  f"{trust_list.list_path()}")
-        for path in removed:
-            print(f"removed: {path}")
+            write_lines([f"nothing removed: {trust_list.real(args.path)} is not in the trust "
+                         f"list {trust_list.list_path()}"])
+        write_lines([f"removed: {path}" for path in removed])
         return 0
     found = trust_list.read()
     if args.format == "json":
@@ -67,7 +66,7 @@ def execute(args: argparse.Namespace) -> int:
     if len(lines) == 1:
         lines.append("  (empty: runs add the files they read; `evalfw trust add DIR` adds a "
                      "directory)")
-    write("\n".join(lines) + "\n")
+    write_lines(lines)
     return 0
 
 

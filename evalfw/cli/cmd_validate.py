@@ -4,9 +4,8 @@ scoring (:mod:`evalfw.runner.validate`)."""
 from __future__ import annotations
 
 import argparse
-import sys
 
-from evalfw.cli._options import add_format, host_for, write_json
+from evalfw.cli._options import add_format, host_for, warn, write_json
 from evalfw.config import add_set_option
 
 HELP = "check an experiment config without scoring anything"
@@ -35,9 +34,9 @@ def execute(args: argparse.Namespace) -> int:
 
     found = validate(args.config, args.overrides, host=host_for(args))
     for warning in found.warnings:
-        sys.stderr.write(f"evalfw: warning: {warning}\n")
+        warn(str(warning))
     if found.resolution_warning:
-        sys.stderr.write(f"evalfw: warning: {found.resolution_warning}\n")
+        warn(str(found.resolution_warning))
     if args.format == "json":
         write_json({**found.to_json(), "config": args.config})
     else:

@@ -10,10 +10,10 @@ from evalfw.cli._options import (
     add_plugins_dir,
     add_runs_dir,
     host_for,
-    write,
     write_json,
+    write_lines,
 )
-from evalfw.errors import VerificationFailed
+from evalfw.errors import EvalfwError, VerificationFailed
 
 #: differences the text output lists before saying how many more there are (a changed seed
 #: moves every p-value; --json lists them all)
@@ -24,6 +24,7 @@ EPILOG = """examples:
   evalfw verify wmt
   evalfw verify runs/wmt/20250101T120000Z-001
   evalfw verify wmt --data-root ../shared/data/wmt22
+  evalfw verify /tmp/copied-version --data-root ../shared/data/wmt22  # a copy, its data
   evalfw verify their-run --plugins-dir their-plugins   # only if you trust that code
 
 A record is data, wherever it came from: verify opens only files under the current directory
@@ -31,8 +32,13 @@ and under --data-root directories, and loads plugins only from the directories y
 --plugins-dir (a run that needs others says which).
 
 Exit status 0: identical. 1: something differs; each difference is listed (an input whose
-sha256 changed, a component or package version, a score and by how much). 2: the run or its
-config cannot be found or read.
+sha256 changed, a component or package version, a score and by how much). 2: the record
+cannot be verified here, and says why (the run cannot be found or read, an input is missing
+or unreadable, a plugin it needs is not installed).
+
+The record holds its resolved config: verify re-runs that, not the YAML file, so a version
+directory copied elsewhere verifies too (its data found with --data-root DIR when the config
+reads it from data_root).
 """
 
 
@@ -55,9 +61,13 @@ def execute(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json({"run": str(verdict.run), "verified": verdict.ok,
                     "compared": verdict.compared, "problems": verdict.problems,
-                    "notes": verdict.notes})
+                    "unverifiable": verdict.unverifiable, "notes": verdict.notes})
     else:
-        write("\n".join(verdict.lines(TEXT_LIMIT)) + "\n")
+        write_lines(verdict.lines(TEXT_LIMIT))
+    if not verdict.problems and verdict.unverifiable:  # nothing differs: nothing is known
+        raise EvalfwError(f"cannot verify {verdict.run} here: {verdict.unverifiable[0]}"
+                          + (f" (and {len(verdict.unverifiable) - 1} more reason(s), listed "
+                             "above)" if len(verdict.unverifiable) > 1 else ""))
     if not verdict.ok:
         raise VerificationFailed(
             f"{verdict.run} does not reproduce: {verdict.problems[0]}"

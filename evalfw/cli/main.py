@@ -65,8 +65,10 @@ class _Parser(argparse.ArgumentParser):
         return text
 
     def error(self, message: str) -> NoReturn:  # argparse's own usage errors: same one-line style
+        from evalfw.names import shown  # the message may quote a value as it was typed
+
         self.print_usage(sys.stderr)
-        sys.stderr.write(f"evalfw: error: {message}\n")
+        sys.stderr.write(f"evalfw: error: {shown(message)}\n")
         raise SystemExit(2)
 
 
@@ -178,7 +180,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.command in _COMPUTING:
         _note_missing_kernels()
-    return _guarded(args, lambda: args._execute(args))
+    from evalfw.plugin.guard import check_threads, exits_refused
+
+    def command() -> int:
+        status = int(args._execute(args) or 0)
+        check_threads()  # a thread plugin code left running would keep the process alive
+        return status
+
+    import warnings
+
+    with exits_refused(), warnings.catch_warnings():
+        warnings.showwarning = _one_line_warnings(warnings.showwarning)
+        return _guarded(args, command)
+
+
+def _one_line_warnings(previous: Any) -> Any:
+    """``warnings.showwarning`` that prints evalfw's own warnings as one ``evalfw: warning:``
+    line each (others as ``previous`` does)."""
+    from evalfw.errors import EvalfwWarning
+
+    def show(message: Any, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if issubclass(category, EvalfwWarning):
+            from evalfw.names import shown
+
+            (file or sys.stderr).write(f"evalfw: warning: {shown(message)}\n")
+            return
+        previous(message, category, filename, lineno, file, line)
+
+    return show
 
 
 #: commands that compute scores, and so say when the compiled kernels are missing
@@ -223,6 +253,12 @@ def _configure_plugins(sub: Any, args: argparse.Namespace) -> Any:
     return host
 
 
+def _plugin_exit() -> type[BaseException]:
+    """What ``os._exit`` in plugin code raises, once the guard is loaded (else nothing can)."""
+    guard = sys.modules.get("evalfw.plugin.guard")
+    return guard.PluginExit if guard is not None else SystemExit
+
+
 def _guarded(args: argparse.Namespace, action: Any) -> int:
     """Run ``action``; user errors become one ``evalfw: error:`` line and their exit status."""
     try:
@@ -230,20 +266,32 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
     except EvalfwError as exc:
         if args.debug:
             raise
-        sys.stderr.write(f"evalfw: error: {exc}\n")
+        from evalfw.names import shown  # a name in a message never drives the terminal
+
+        sys.stderr.write(f"evalfw: error: {shown(exc)}\n")
         return exc.exit_code
     except KeyboardInterrupt as exc:
         return interrupted(exc)
     except BrokenPipeError:
         return 0
-    except (SystemExit, GeneratorExit) as exc:
+    except MemoryError:
+        if args.debug:
+            raise
+        # the failed allocation is freed by now: one line can be written
+        sys.stderr.write(f"evalfw: error: out of memory while running `evalfw {args.command}`"
+                         " (an address-space limit such as ulimit -v, or the machine's "
+                         "memory); give it more memory, or smaller inputs (input files are "
+                         "refused beyond EVALFW_MAX_INPUT_BYTES)\n")
+        return 2
+    except (SystemExit, GeneratorExit, _plugin_exit()) as exc:
         # evalfw's commands never exit this way: plugin code did (see evalfw.plugin.guard)
         if args.debug:
             raise
+        from evalfw.names import shown
         from evalfw.plugin.guard import escaped
 
         err = escaped(exc, f"running `evalfw {args.command}`")
-        sys.stderr.write(f"evalfw: error: {err}\n")
+        sys.stderr.write(f"evalfw: error: {shown(err)}\n")
         return err.exit_code
 
 

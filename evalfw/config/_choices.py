@@ -46,7 +46,8 @@ class LocatedChecker:
 
 
 def metric_options(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The metric's options in a metric entry (everything but name, metric and level)."""
+    """The metric's options in a metric entry (everything but name, label, metric and
+    level)."""
     return {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
 
 
@@ -56,6 +57,14 @@ def check_metric(host: PluginHost, entry: Mapping[str, Any], path: KeyPath,
     checker = LocatedChecker(loc, path)
     name = entry.get("metric", DEFAULT_METRIC)
     found = lookup(host, "metric", name, ("metric",) if "metric" in entry else (), checker)
+    own = entry.get("name")
+    if isinstance(own, str) and own != name and own in host.registry("metric").names():
+        # `name: chrf` alone computes BLEU under the name chrf: a trap, never what was meant
+        default = "" if "metric" in entry else f" (no metric: was given, so {name}, the default)"
+        raise loc.error((*path, "name"), (
+            f"'{own}' is the name of the registered metric '{own}', but this entry computes "
+            f"'{name}'{default}; add `metric: {own}` to compute {own}, or choose another name "
+            f"for this {name} entry (a display text goes in label:)"))
     schema = check_schema_valid(found, "metric")
     options = metric_options(entry)
     checker.check(schema, options, ())

@@ -37,6 +37,7 @@ from evalfw.config.paths import PathResolver, check_experiment_name
 from evalfw.config.schema import check_schema, static_schema
 from evalfw.errors import ConfigError, suggest
 from evalfw.host.host import PluginHost
+from evalfw.names import shown, unprintable
 from evalfw.plugin.choices import ComponentChoice
 
 DEFAULT_OUTPUT_DIR = "runs"
@@ -80,6 +81,7 @@ def validate_config(
         raise loc.error((), "the top level of a config must be a mapping (experiment:, "
                             f"test_sets:, metrics:, ...), not a {type(data).__name__}")
     data = apply_overrides(copy.deepcopy(dict(data)), ovs, loc)
+    _check_printable(data, (), loc)
     check_schema(static_schema(), data, loc)
     check_experiment_name(data["experiment"])
     if base_dir is None:
@@ -135,6 +137,7 @@ def validate_config(
     test_sets = tuple(_test_set(ts, ("test_sets", i), paths)
                       for i, ts in enumerate(data["test_sets"]))
     choices.check_resolvable(host, metrics, test_sets, loc)
+    _check_labels(data, test_sets, loc)
     bucket_labels = _bucket_labels(data.get("significance", {}), paths)
 
     output_dir = (paths.join(data["output_dir"], ("output_dir",)) if "output_dir" in data
@@ -151,11 +154,56 @@ def validate_config(
         reports=tuple(_choice(r) for r in reports),
         significance=frozen(data.get("significance", {})), overrides=ovs, raw=frozen(data),
         executor=_choice(executor) if executor is not None else None,
+        system_labels=frozen(data.get("system_labels", {})),
         checks=tuple(_choice(c) for c in checks), on_flag=data["on_flag"],
         bucket_labels=bucket_labels,
         meta_evaluation=frozen(data.get("meta_evaluation", {})),
     )
     return config, host
+
+
+def _check_printable(value: Any, path: KeyPath, loc: Locations) -> None:
+    """Refuse a key or string of the parsed config holding a character a terminal would not
+    show as itself: YAML's escapes (``"\\e]0;TITLE\\a"``, ``"\\u202e"``, ``"\\0"``) make
+    them from plain text, which the check of the raw text lets through."""
+    stack: list[tuple[Any, KeyPath]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            bad = unprintable(item)
+            if bad is not None:
+                raise loc.error(where, f"{shown(item, True)} holds the character {bad} (a "
+                                       "control, format or bidi character, written as an escape "
+                                       "in the YAML); names, paths and options are printable "
+                                       "text")
+        elif isinstance(item, Mapping):
+            for key, sub in item.items():
+                if isinstance(key, str) and unprintable(key) is not None:
+                    raise loc.error(where, f"the key {shown(key, True)} holds the character "
+                                           f"{unprintable(key)}; keys are printable text")
+                stack.append((sub, (*where, key)))
+        elif isinstance(item, list):
+            stack.extend((sub, (*where, i)) for i, sub in enumerate(item))
+
+
+def _check_labels(data: Mapping[str, Any], test_sets: tuple[TestSetConfig, ...],
+                  loc: Locations) -> None:
+    """Display labels tell things apart as their names do: one label per metric entry, each
+    of ``system_labels`` naming a system of some test set."""
+    seen: dict[str, int] = {}
+    for i, m in enumerate(data["metrics"]):
+        shown_as = m.get("label", m["name"])
+        if shown_as in seen:
+            raise loc.error(("metrics", i, "label" if "label" in m else "name"), (
+                f"metrics[{i}] would be shown as '{shown_as}', as metrics[{seen[shown_as]}] "
+                "is; give each metric its own label"))
+        seen[shown_as] = i
+    systems = {s for ts in test_sets for s in ts.system_names}
+    for name in data.get("system_labels", {}):
+        if name not in systems:
+            raise loc.error(("system_labels", name), (
+                f"'{name}' is not a system of any test set{suggest(name, systems)}; "
+                "system_labels names systems by their names"))
 
 
 def _bucket_labels(block: Mapping[str, Any], paths: PathResolver) -> Path | None:
@@ -202,7 +250,7 @@ def _metric(metric: Mapping[str, Any]) -> MetricConfig:
     levels = (level,) if isinstance(level, str) else tuple(level)
     options = {k: copy.deepcopy(v) for k, v in choices.metric_options(metric).items()}
     return MetricConfig(name=metric["name"], metric=metric.get("metric", DEFAULT_METRIC),
-                        levels=levels, options=frozen(options))
+                        levels=levels, options=frozen(options), label=metric.get("label"))
 
 
 def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> TestSetConfig:
@@ -375,7 +423,7 @@ def _named_files(spec: Mapping[str, str], path: KeyPath, paths: PathResolver, wh
         where = (*path, name)
         found = paths.files(text, where, f"{role} '{name}' of {what}")
         if name == SYSTEM_GLOB_KEY:
-            named = [(p.stem, p) for p in found]
+            named = [(p.stem, p) for p in found]  # printable: paths.files checked the names
         elif len(found) == 1:
             named = [(name, found[0])]
         else:

@@ -23,7 +23,7 @@ from evalfw.plugin.choices import ComponentChoice
 #: the metric of a metric entry that names none
 DEFAULT_METRIC = "bleu"
 #: keys of a metric entry that are not the metric's options
-ENTRY_KEYS = ("name", "metric", "level")
+ENTRY_KEYS = ("name", "label", "metric", "level")
 
 
 def canonical_json(value: Any) -> str:
@@ -120,6 +120,8 @@ class MetricConfig:
     levels: tuple[str, ...]
     #: the metric's options as the config gives them (defaults of its schema filled in)
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: what tables show instead of the name (``chrF++``), if given
+    label: str | None = None
 
     def options_for(self, test_set: TestSetConfig | None,
                     cls: type[Any] | None = None) -> dict[str, Any]:
@@ -162,6 +164,8 @@ class ExperimentConfig:
     raw: Mapping[str, Any]
     #: the config's ``executor:`` choice (not in ``raw``: it changes no number)
     executor: ComponentChoice | None = None
+    #: system name -> display label (``system_labels:``)
+    system_labels: Mapping[str, str] = field(default_factory=dict)
     #: the output checks to run (``checks:``; empty for ``none``) and what a flag counts for
     checks: tuple[ComponentChoice, ...] = ()
     on_flag: str = "keep"

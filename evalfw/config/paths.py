@@ -23,6 +23,7 @@ from pathlib import Path
 
 from evalfw.config._locate import KeyPath, Locations
 from evalfw.errors import suggest
+from evalfw.names import shown, unprintable
 from evalfw.records.naming import check_experiment_name, experiment_dir
 
 __all__ = ["DATA_ROOT", "PathResolver", "check_experiment_name", "experiment_dir"]
@@ -83,10 +84,22 @@ class PathResolver:
                 pattern = glob.escape(head) + pattern[len(head):]
         found = sorted(Path(p) for p in glob.glob(pattern, recursive=True) if os.path.isfile(p))
         if not found:
-            raise self.loc.error(path, f"no file matches the pattern {text!r} (looked for "
-                                       f"{pattern}) for {what}; check the pattern"
+            raise self.loc.error(path, f"no file matches the pattern {shown(text, True)} (looked "
+                                       f"for {shown(pattern)}) for {what}; check the pattern"
                                        + (" and data_root" if text.startswith("{") else ""))
+        for file in found:
+            self.printable(file, path, what)
         return found
+
+    def printable(self, file: Path, path: KeyPath, what: str) -> Path:
+        """``file``, refused when its name holds a character a terminal or a record cannot
+        show as itself (a control or bidi character, or bytes that are not UTF-8)."""
+        bad = unprintable(str(file))
+        if bad is None:
+            return file
+        why = "is not valid UTF-8" if "U+DC80" <= bad <= "U+DCFF" else f"holds {bad}"
+        raise self.loc.error(path, f"the name of file {shown(file)} ({what}) {why}; rename the "
+                                   "file (names are printed in tables and kept in records)")
 
     def existing_file(self, target: Path, path: KeyPath, what: str, text: str) -> Path:
         if target.is_dir():
@@ -98,8 +111,8 @@ class PathResolver:
                 origin = self.loc.set_by((DATA_ROOT,))
                 hint += f" and data_root ({self.data_root}" + (
                     f", from --set {origin})" if origin else ")")
-            raise self.loc.error(path, f"file {target} {reason} ({what}); {hint}")
-        return target
+            raise self.loc.error(path, f"file {shown(target)} {reason} ({what}); {hint}")
+        return self.printable(target, path, what)
 
     def directory(self, text: str, path: KeyPath, what: str) -> Path:
         target = self.join(text, path)

@@ -9,10 +9,10 @@ and skipped; commands that do not need it keep working.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -66,10 +66,14 @@ def _entry_points() -> list[importlib.metadata.EntryPoint]:
     return sorted(found, key=lambda ep: (ep.dist.name if ep.dist else "", ep.name))
 
 
-def _sha256(path: Path) -> str:
-    import hashlib  # only plugin directories need it
+def read_plugin_file(path: Path) -> bytes:
+    """A plugin file's source, read as an input is: a regular file (a FIFO or a device is
+    refused before a byte is read) of at most MAX_PLUGIN_FILE_BYTES."""
+    from evalfw.io.text import read_bytes
+    from evalfw.limits import MAX_PLUGIN_FILE_BYTES
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return read_bytes(path, f"plugin file {path}", limit=MAX_PLUGIN_FILE_BYTES,
+                      error=PluginError, variable=None, what="plugin file")
 
 
 class PluginHost:
@@ -146,7 +150,10 @@ class PluginHost:
         if ep.name in blocked or (dist and dist in blocked):
             return
         try:
-            plugin = ep.load()
+            from evalfw.plugin.guard import watched
+
+            with watched(partial(_loading, info)):  # no fork, no lasting thread
+                plugin = ep.load()
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # any import-time failure of third-party code, exit too
@@ -156,6 +163,8 @@ class PluginHost:
 
     def load_plugin_dir(self, directory: Path, blocked: set[str] | None = None) -> None:
         """Register every ``*.py`` file of ``directory`` (a local plugin directory)."""
+        import hashlib  # only plugin directories need it
+
         if not directory.is_dir():
             raise PluginError(
                 f"plugin directory {directory} does not exist or is not a directory; "
@@ -165,12 +174,21 @@ class PluginHost:
             if path.name.startswith("_"):
                 continue
             name = path.stem
-            info = PluginInfo(name, "file", path=str(path), sha256=_sha256(path))
             if blocked and name in blocked:
                 continue
+            try:
+                source = read_plugin_file(path)
+            except PluginError as exc:
+                self._broken(PluginInfo(name, "file", path=str(path)), str(exc))
+                continue
+            info = PluginInfo(name, "file", path=str(path),
+                              sha256=hashlib.sha256(source).hexdigest())
             modname = f"evalfw_local_plugin_{name}_{info.sha256[:12]}"  # type: ignore[index]
             try:
-                module = sys.modules.get(modname) or _import_file(modname, path)
+                from evalfw.plugin.guard import watched
+
+                with watched(partial(_loading, info)):
+                    module = sys.modules.get(modname) or _import_file(modname, path, source)
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # SystemExit from plugin code too
@@ -241,14 +259,19 @@ class PluginHost:
         return build(self.registry("metric").entry(name), options, self, definition)
 
 
-def _import_file(modname: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(modname, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
+def _loading(info: PluginInfo) -> str:
+    """Who runs while a plugin is imported."""
+    return info.provider + " (loading)"
+
+
+def _import_file(modname: str, path: Path, source: bytes) -> ModuleType:
+    """The module of a plugin file, executed from the ``source`` that was read and hashed
+    (not read again: the code that runs is the code whose sha256 is recorded)."""
+    module = ModuleType(modname)
+    module.__file__ = str(path)
     sys.modules[modname] = module
     try:
-        spec.loader.exec_module(module)
+        exec(compile(source, str(path), "exec"), module.__dict__)
     except BaseException:
         del sys.modules[modname]
         raise

@@ -29,6 +29,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from evalfw.errors import PluginError
+from evalfw.host.host import read_plugin_file
 
 if TYPE_CHECKING:
     from evalfw.host.host import PluginHost
@@ -128,7 +129,7 @@ def read_files(files: tuple[tuple[str, str, str], ...]) -> tuple[PluginSource, .
     """The plugin files as they travel (refused when one changed since it was loaded)."""
     out = []
     for module, path, sha256 in files:
-        source = Path(path).read_bytes()
+        source = read_plugin_file(Path(path))
         if hashlib.sha256(source).hexdigest() != sha256:
             raise PluginError(f"plugin file {path} changed since it was loaded; run again "
                               "(workers must run the code this run loaded)")

@@ -11,11 +11,13 @@ line ends are refused.
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from evalfw.errors import InputError
+from evalfw.limits import LINE_MEMORY_FACTOR, max_line_memory
 
 BOM = "\ufeff"
 
@@ -74,7 +76,9 @@ BLOCK_BYTES = 1 << 20
 
 class LineReader:
     """The decoded lines of ``stream``, without their line ends, a block of lines at a time
-    (:meth:`blocks`), at most ``limit`` bytes in all (``hint``: how to raise the limit).
+    (:meth:`blocks`), at most ``limit`` bytes in all (``hint``: how to raise the limit), whose
+    lines take at most :func:`~evalfw.limits.max_line_memory` bytes of memory (a string per
+    line costs its characters plus a header: short lines cost several times their bytes).
     Once the blocks are exhausted, ``sha256``, ``bytes`` and :meth:`warnings` describe what
     was read. Line numbers count from 1."""
 
@@ -82,6 +86,9 @@ class LineReader:
         self.stream, self.shown, self.limit, self.hint = stream, shown, limit, hint
         self._sha = hashlib.sha256()
         self.bytes = 0
+        #: memory the lines read so far take (strings and their list slots)
+        self.memory = 0
+        self._budget = max_line_memory()
         self.bom = False
         #: [count, first line] of CRLF line ends and of CRs kept inside lines
         self.crlf = [0, 0]
@@ -107,12 +114,16 @@ class LineReader:
             # the file what is left is the last line, with or without its line end
             cut = chunk.rfind(b"\n") + 1
             if chunk and not cut:
+                nul = chunk.find(b"\x00")  # a binary file or /dev/zero: said at once
+                if nul >= 0:
+                    raise nul_error(self.shown, number, self.bytes - len(chunk) + nul)
                 pending.append(chunk)  # joined once its LF comes: a long line costs O(n)
                 continue
             data = b"".join([*pending, chunk[:cut]])
             pending = [chunk[cut:]]
             if data:
                 lines = self._decode(data, number, start, final=not chunk)
+                self._count(lines)
                 yield number, lines
                 number, start = number + len(lines), start + len(data)
             if not chunk:
@@ -121,6 +132,16 @@ class LineReader:
             raise empty_error(self.shown)
         if self.lone_cr[0] and not self._more_lines:
             raise cr_only_error(self.shown)
+
+    def _count(self, lines: list[str]) -> None:
+        """Add what ``lines`` take to :attr:`memory`; refuse the input beyond the budget."""
+        self.memory += sum(map(sys.getsizeof, lines)) + 8 * len(lines)
+        if self.memory > self._budget:
+            raise InputError(
+                f"{self.shown}: its lines would take more than {self._budget:,} bytes of "
+                f"memory ({LINE_MEMORY_FACTOR} x the input limit; short lines cost about 60 "
+                f"bytes each), read after {self.bytes:,} bytes; raise EVALFW_MAX_INPUT_BYTES "
+                "if the input is genuine")
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
         """``(number, text)`` of every line."""

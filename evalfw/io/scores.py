@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,12 +61,22 @@ def _shown(value: Any) -> str:
     return repr(value) if len(text) <= 40 else f"{text[:30]!r}... ({len(text):,} characters)"
 
 
+#: a number as text: ASCII decimal digits with an optional sign, point and exponent, as JSON
+#: and the TSV readers of other tools take it (Python's float() also takes "1_000", Arabic-
+#: Indic and full-width digits); nan and inf are words it knows, refused below by name
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                      r"|[+-]?(?:nan|inf|infinity)", re.ASCII | re.IGNORECASE)
+
+
+#: characters float() reads in a number that no JSON or TSV reader does
+_NOT_DECIMAL = frozenset("_\x0b\x0c")
+
+
 def _number(value: Any, shown: str, line: int) -> float:
     if isinstance(value, str):
-        try:
-            number = float(value.strip())  # digits beyond a float's range give inf: refused
-        except ValueError:
-            number = None
+        text = value.strip(" \t\r")
+        # digits beyond a float's range give inf: refused below
+        number = float(text) if _DECIMAL.fullmatch(text) else None
     else:
         # JSON numbers arrive as floats (see _json); true, null, lists and objects do not
         number = value if isinstance(value, float) else None
@@ -184,11 +195,15 @@ def _numbers(first: int, values: list[Any], shown: str) -> array[float]:
     import numpy as np
 
     numbers = array("d")
+    text = "".join(v for v in values if isinstance(v, str))
+    # float() takes more than ASCII decimals ("1_000", other scripts' digits): such text goes
+    # value by value, where only ASCII decimal forms are numbers
+    plain = text.isascii() and not _NOT_DECIMAL.intersection(text)
     try:
         numbers.extend(map(float, values))
         checked = np.frombuffer(numbers, dtype=np.float64) if numbers else None
-        good = checked is None or bool((np.abs(checked) <= MAX_ABS_SCORE).all())  # NaN: False
-    except ValueError:
+        good = plain and (checked is None or bool((np.abs(checked) <= MAX_ABS_SCORE).all()))
+    except ValueError:  # NaN above: False
         good = False
     if not good:  # each value by itself: the first bad one raises, naming its line
         numbers = array("d", (_number(value, shown, i) for i, value in enumerate(values, first)))

@@ -12,18 +12,12 @@ import sys
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from evalfw.limits import MAX_RECORD_DEPTH, MAX_STATISTICS_COLUMNS
+from evalfw.limits import MAX_ABS_COUNT, MAX_ABS_SCORE, MAX_RECORD_DEPTH, MAX_STATISTICS_COLUMNS
 from evalfw.metrics.base import STATISTICS_DTYPES
+from evalfw.plugin.boundary import Refused
 
-
-class Refused(Exception):
-    """A returned value evalfw does not accept: ``reason``, and the 0-based ``segment`` it
-    concerns (None when it is not one segment's)."""
-
-    def __init__(self, reason: str, segment: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.segment = segment
+#: how far beyond a declared bound a score may be: exp(log(100)) is 100.00000000000004
+TOLERANCE = 1e-9
 
 
 def _kind(value: Any) -> str:
@@ -67,7 +61,9 @@ def _first_bad_row(array: Any) -> int | None:
 
 def statistics(value: Any, segments: int) -> Any:
     """Rows of statistics: a 2-d int64 or float64 array, one row per segment, 1 to
-    MAX_STATISTICS_COLUMNS columns, every value finite."""
+    MAX_STATISTICS_COLUMNS columns, every value finite and at most MAX_ABS_SCORE in
+    magnitude (sums stay finite); returned as a read-only copy, so
+    nothing the plugin keeps can change what evalfw stores."""
     import numpy as np
 
     if type(value) is not np.ndarray:
@@ -85,9 +81,19 @@ def statistics(value: Any, segments: int) -> Any:
         row = _first_bad_row(value)
         if row is not None:
             raise Refused("NaN or infinity", row)
-    if not value.dtype.isnative:  # the same numbers, in the byte order a record stores
-        return value.astype(value.dtype.newbyteorder("="))
-    return value
+    import numpy as np
+
+    bound = MAX_ABS_SCORE if value.dtype.kind == "f" else MAX_ABS_COUNT
+    big = (value > bound) | (value < -bound)
+    if big.any():  # sums over segments (and resamples) must stay finite and exact
+        row = int(np.argwhere(big)[0][0])
+        raise Refused(f"a value of magnitude {float(np.abs(value[row]).max()):.3g}, beyond "
+                      f"the {float(bound):.3g} statistics may hold (their sums over any number "
+                      "of segments must stay exact and finite)", row)
+    # the same numbers, in the byte order a record stores
+    out = value.astype(value.dtype.newbyteorder("="), copy=True)
+    out.flags.writeable = False
+    return out
 
 
 def values(value: Any, count: int, what: str = "scores", per_segment: bool = True) -> Any:
@@ -114,9 +120,87 @@ def values(value: Any, count: int, what: str = "scores", per_segment: bool = Tru
     return array
 
 
+def score_range(value: Any) -> tuple[float | None, float | None] | None:
+    """A declared range of scores: None, or ``(low, high)``, each a finite number or None
+    (unbounded), low <= high."""
+    if value is None:
+        return None
+    if not isinstance(value, tuple) or len(value) != 2:
+        raise Refused(f"{_kind(value)}, not None or a (low, high) tuple")
+    low, high = (None if v is None else real(v) for v in value)
+    if low is not None and high is not None and low > high:
+        raise Refused(f"({low!r}, {high!r}), whose low end is above its high end")
+    return low, high
+
+
+def _outside(values: Any, bounds: tuple[float | None, float | None]) -> Any:
+    import numpy as np
+
+    low, high = bounds
+    bad = np.zeros(np.shape(values), dtype=bool)
+    if low is not None:
+        bad |= values < low - abs(low) * TOLERANCE
+    if high is not None:
+        bad |= values > high + abs(high) * TOLERANCE
+    return bad
+
+
+def _range_text(bounds: tuple[float | None, float | None]) -> str:
+    low, high = bounds
+    return f"{'-inf' if low is None else repr(low)} to {'inf' if high is None else repr(high)}"
+
+
+def outside(value: float, bounds: tuple[float | None, float | None] | None) -> bool:
+    """Whether ``value`` lies outside ``bounds`` (None: none declared) by more than rounding
+    (a cosine of 1.0000000000000004 is 1)."""
+    if bounds is None:
+        return False
+    low, high = bounds
+    return low is not None and value < low - abs(low) * TOLERANCE or \
+        high is not None and value > high + abs(high) * TOLERANCE
+
+
+def outside_any(values: Any, bounds: tuple[float | None, float | None] | None) -> Any:
+    """Per value of an array, whether it lies outside ``bounds`` (as :func:`outside`)."""
+    import numpy as np
+
+    bad = np.zeros(np.shape(values), dtype=bool)
+    if bounds is not None:
+        bad |= _outside(values, bounds)
+    return bad
+
+
+def within(value: float, bounds: tuple[float | None, float | None] | None,
+           what: str = "score") -> float:
+    """``value``, refused when it lies outside the metric's declared ``bounds``."""
+    if outside(value, bounds):
+        assert bounds is not None
+        raise Refused(f"the {what} {value!r}, outside the metric's score_range "
+                      f"({_range_text(bounds)})")
+    return value
+
+
+def all_within(values: Any, bounds: tuple[float | None, float | None] | None,
+               what: str = "scores", per_segment: bool = True) -> Any:
+    """``values`` (a float64 array), refused at the first one outside ``bounds``."""
+    import numpy as np
+
+    if bounds is None:
+        return values
+    bad = _outside(values, bounds)
+    if bad.any():
+        row = int(np.argwhere(bad)[0][0])
+        found = f"{values[row]!r} among the {what}, outside the metric's score_range " \
+                f"({_range_text(bounds)})"
+        if per_segment:
+            raise Refused(found, row)
+        raise Refused(f"{found} (first at row {row + 1} of {len(values)})")
+    return values
+
+
 def text(value: Any, what: str = "a string", optional: bool = False) -> Any:
     """A string without control characters (they would drive a terminal)."""
-    from evalfw.plugin.component import unprintable
+    from evalfw.names import unprintable
 
     if value is None and optional:
         return None
@@ -202,5 +286,6 @@ def flag(value: Any) -> bool:
     raise Refused(f"{_kind(value)}, not True or False")
 
 
-__all__ = ["definition", "flag", "hashable", "plain_json", "real", "Refused", "scale",
-           "statistics", "text", "values"]
+__all__ = ["all_within", "definition", "flag", "hashable", "outside", "outside_any",
+           "plain_json", "real", "Refused", "scale", "score_range", "statistics", "text",
+           "TOLERANCE", "values", "within"]

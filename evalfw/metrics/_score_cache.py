@@ -4,8 +4,12 @@ twice: not on a re-run, not in ``evalfw verify``, not for another system with th
 Entries live in one SQLite file (``$EVALFW_CACHE_DIR/segment-scores.sqlite``, else under
 ``$XDG_CACHE_HOME/evalfw/`` or ``~/.cache/evalfw/``), keyed by the sha256 of the model's name
 and version, the options that change its output, and the segment's source, hypothesis and
-references. Like the statistics cache it is an optimisation only: a cache that cannot be opened
-or written, or an entry that is not a finite number, is a miss and the model runs.
+references. Each row carries a digest of its key and score, so a row edited (or damaged)
+after it was written is told from one the model wrote. Like the statistics cache it is an
+optimisation only: a cache that cannot be opened or written is not used, and a row that fails
+its digest, is not a finite number or lies outside the metric's declared ``score_range`` is a
+miss: the model scores the segment again and the row is written anew, with one warning
+(:class:`~evalfw.errors.CacheWarning`) saying how many rows were bad.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ import json
 import math
 import os
 import sqlite3
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from evalfw.errors import CacheWarning
 
 ENV_DIR = "EVALFW_CACHE_DIR"
 ENV_OFF = "EVALFW_NO_CACHE"
@@ -27,6 +34,15 @@ def default_path() -> Path:
         return Path(os.environ[ENV_DIR]) / "segment-scores.sqlite"
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "evalfw" / "segment-scores.sqlite"
+
+
+#: the table of checked rows (rows of an older layout, without digests, are never read)
+TABLE = "checked_scores"
+
+
+def digest(key: str, score: float) -> str:
+    """What a row's key and score hash to: a row whose digest differs was not written so."""
+    return hashlib.sha256(f"{key}|{float(score).hex()}".encode()).hexdigest()[:32]
 
 
 def key(model: str, version: str, options: object, source: str | None, hypothesis: str,
@@ -47,29 +63,50 @@ class ScoreCache:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if os.path.lexists(self.path) and not os.path.isfile(self.path):
+                raise OSError(f"{self.path} is not a regular file")  # a FIFO would hang
             self._db = sqlite3.connect(self.path, timeout=30)
-            self._db.execute("CREATE TABLE IF NOT EXISTS scores "
-                             "(key TEXT PRIMARY KEY, score REAL NOT NULL)")
+            self._db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} "
+                             "(key TEXT PRIMARY KEY, score REAL NOT NULL, digest TEXT NOT NULL)")
         except (OSError, sqlite3.Error) as exc:
-            self.problems.append(f"segment-score cache {self.path} cannot be used ({exc}); "
+            self._problem(f"segment-score cache {self.path} cannot be used ({exc}); "
                                  "the model scores every segment")
             self._db = None
 
-    def get(self, keys: Sequence[str]) -> dict[str, float]:
+    def _problem(self, text: str) -> None:
+        """A reason the cache was not used, noted and said once (:class:`CacheWarning`)."""
+        if text not in self.problems:
+            self.problems.append(text)
+            warnings.warn(text, CacheWarning, stacklevel=3)
+
+    def get(self, keys: Sequence[str],
+            bounds: tuple[float | None, float | None] | None = None) -> dict[str, float]:
+        """The intact rows of ``keys``: a row that fails its digest, is not finite or is
+        outside ``bounds`` (the metric's ``score_range``) is left out, with one warning."""
         if self._db is None or not keys:
             return {}
         found: dict[str, float] = {}
+        from evalfw.metrics._returns import outside
+
+        bad = 0
         try:
             for start in range(0, len(keys), 500):
                 part = keys[start:start + 500]
                 marks = ",".join("?" * len(part))
-                for k, score in self._db.execute(
-                        f"SELECT key, score FROM scores WHERE key IN ({marks})", part):
-                    if isinstance(score, float) and math.isfinite(score):
-                        found[k] = score
+                for k, score, check in self._db.execute(
+                        f"SELECT key, score, digest FROM {TABLE} WHERE key IN ({marks})", part):
+                    if not isinstance(score, float) or not math.isfinite(score) \
+                            or check != digest(k, score) or outside(score, bounds):
+                        bad += 1
+                        continue
+                    found[k] = score
         except sqlite3.Error as exc:
-            self.problems.append(f"segment-score cache {self.path} is unreadable ({exc})")
+            self._problem(f"segment-score cache {self.path} is unreadable ({exc})")
             return {}
+        if bad:
+            warnings.warn(f"segment-score cache {self.path}: {bad} row(s) were changed after "
+                          "they were written or hold an impossible score; scored again",
+                          CacheWarning, stacklevel=2)
         return found
 
     def put(self, items: Iterable[tuple[str, float]]) -> None:
@@ -77,10 +114,10 @@ class ScoreCache:
             return
         try:
             with self._db:
-                self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?)",
-                                     [(k, float(v)) for k, v in items])
+                self._db.executemany(f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)",
+                                     [(k, float(v), digest(k, v)) for k, v in items])
         except sqlite3.Error as exc:
-            self.problems.append(f"cannot write the segment-score cache {self.path} ({exc})")
+            self._problem(f"cannot write the segment-score cache {self.path} ({exc})")
 
     def close(self) -> None:
         if self._db is not None:

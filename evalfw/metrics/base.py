@@ -96,6 +96,14 @@ class SegmentContext:
     #: human judgements of this system's segments by name (None: segment not judged)
     judgements: Mapping[str, Sequence[float | None]] = field(default_factory=dict)
 
+    def readonly_view(self) -> SegmentContext:
+        """The context as plugin code gets it: source and scores it cannot change."""
+        from dataclasses import replace
+
+        from evalfw.plugin.boundary import readonly
+
+        return replace(self, source=readonly(self.source), scores=readonly(self.scores))
+
 
 @dataclass(frozen=True)
 class SegmentLengths:
@@ -116,7 +124,8 @@ class Metric(Component):
     ``higher_is_better`` (False flips "better"/"worse", significance markers and regression
     checks), ``score_scale`` (what a perfect score is: 100 or 1; tables pick decimals and axes
     their range by it; None: not known, inferred from the scores, see
-    :mod:`evalfw.metrics.scales`), ``length_unit`` (what :meth:`lengths` counts) and
+    :mod:`evalfw.metrics.scales`), ``score_range`` (the scores possible), ``length_unit``
+    (what :meth:`lengths` counts) and
     ``cli_flags`` (options ``evalfw score`` offers as flags, see :mod:`evalfw.metrics.flags`).
     """
 
@@ -124,6 +133,14 @@ class Metric(Component):
     plural = "metrics"
     higher_is_better: ClassVar[bool] = True
     score_scale: float | None = 100
+    #: CPU seconds the statistics of one segment take, when far above a count's (a model's
+    #: prediction): the ``auto`` executor estimates a run's work with it. None: about what
+    #: the built-in metrics take.
+    cost_per_segment: ClassVar[float | None] = None
+    #: the interval every score lies in, ``(low, high)`` with None for an unbounded end, or
+    #: None when the metric declares none. A score outside it (a plugin's bug, a damaged
+    #: cache) is refused where it enters, naming the plugin and the first segment.
+    score_range: tuple[float | None, float | None] | None = None
     #: True when ``score`` reads the last row as well as the column sums (NLTK's corpus
     #: smoothing does); resampling then passes each resample's last segment along
     reads_last_row: bool = False

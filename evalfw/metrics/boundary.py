@@ -2,25 +2,30 @@
 value it returns, passes here.
 
 A metric evalfw builds (:func:`build`: a run, ``evalfw score``, ``compare``, ``verify``, a
-cluster worker) is *guarded*: each method of the metric contract is shadowed on the instance
-by a :class:`Checked` call that
+cluster worker) is *guarded* (:mod:`evalfw.plugin.boundary`, with the metric contract
+:data:`CONTRACT`): each method of the contract is shadowed on the instance by a call that
 
+- hands the plugin read-only views of evalfw's data: hypotheses and references as tuples,
+  statistics as arrays it cannot write, a context whose source and scores are read-only;
 - turns anything the plugin raises (MemoryError and RecursionError included; evalfw's own
   errors pass as they are) into one :class:`~evalfw.errors.PluginError` line naming the
-  plugin, the class, the method and, for statistics, the first segment that fails alone;
+  plugin, the class, the method and, for statistics and scores, the first segment that fails
+  alone (callers add the test set and system);
 - checks what it returns (:mod:`evalfw.metrics._returns`): statistics are 2-d int64 or
-  float64 rows, one per segment, finite, with at most MAX_STATISTICS_COLUMNS columns; scores
-  are finite real numbers; signatures are printable strings; keys are hashable; definitions
-  and what a record keeps are plain JSON; lengths are one finite number per segment.
+  float64 rows, one per segment, finite, with at most MAX_STATISTICS_COLUMNS columns (kept as
+  a read-only copy); scores are finite real numbers within the metric's declared
+  ``score_range``; signatures are printable strings; keys are hashable; definitions and what
+  a record keeps are plain JSON; lengths are one finite number per segment.
 
 So a value is refused where it enters, before anything is stored, and a stored version
 always verifies where it was stored. The class attributes a metric is judged by (its
-direction, scale, version) are checked when the plugin registers (:func:`class_problem`) and
-again on the instance, whose properties may compute them.
+direction, scale, range, version) are checked when the plugin registers
+(:func:`class_problem`) and again on the instance, whose properties may compute them.
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -28,147 +33,27 @@ from typing import TYPE_CHECKING, Any
 from evalfw.errors import EvalfwError, PluginError
 from evalfw.metrics import _returns as returns
 from evalfw.metrics.base import Metric, SegmentLengths
+from evalfw.plugin.boundary import (
+    BoundaryError,
+    Checked,
+    Contract,
+    Origin,
+    call,
+    checked,
+    place,
+    provider,
+    raised,
+    refused,
+    who,
+)
+from evalfw.plugin.boundary import advice as _advice
+from evalfw.plugin.boundary import guard as _guard
 
 if TYPE_CHECKING:
     from evalfw.plugin.protocols import Components
 
 #: how long an error spends finding the first segment that fails alone
 LOCATE_SECONDS = 2.0
-
-
-class Origin:
-    """A metric class with the plugin it came from, for messages about a metric that is not
-    built yet (its ``create`` raised)."""
-
-    def __init__(self, cls: type[Metric], plugin: Any) -> None:
-        self.cls = cls
-        self._evalfw_plugin = plugin
-
-
-def provider(metric: Any) -> str:
-    """The plugin a metric (or metric class) comes from, as messages name it."""
-    info = getattr(metric, "_evalfw_plugin", None)
-    if info is not None:
-        return str(info.provider)
-    return f"the plugin of module {_class(metric).__module__}"
-
-
-def _class(metric: Any) -> type[Any]:
-    if isinstance(metric, Origin):
-        return metric.cls
-    return metric if isinstance(metric, type) else type(metric)
-
-
-def who(metric: Any, method: str) -> str:
-    """``<plugin>: metric '<name>' (<module>.<class>).<method>``."""
-    cls = _class(metric)
-    name = getattr(cls, "name", "?")
-    # a plugin file's module has a made-up name: the provider names its file already
-    where = cls.__qualname__ if cls.__module__.startswith("evalfw_local_plugin_") \
-        else f"{cls.__module__}.{cls.__qualname__}"
-    return f"{provider(metric)}: metric '{name}' ({where}).{method}"
-
-
-def _one_line(exc: BaseException) -> str:
-    try:
-        text = " ".join(str(exc).split())
-    except Exception:  # a hostile __str__
-        text = ""
-    text = text if len(text) <= 200 else text[:197] + "..."
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _advice(metric: Any) -> str:
-    info = getattr(metric, "_evalfw_plugin", None)
-    name = info.name if info is not None else "NAME"
-    return f"; nothing was stored: fix the plugin or disable it (--disable-plugin {name})"
-
-
-class BoundaryError(PluginError):
-    """Plugin code raised, or returned a value evalfw refuses: ``what`` happened, at the
-    0-based ``segment`` when one segment is to blame (its number counted from ``offset``, so
-    a caller computing a shard can say where in the test set it is)."""
-
-    def __init__(self, what: str, advice: str = "", segment: int | None = None,
-                 offset: int = 0) -> None:
-        self.parts = (what, advice, segment, offset)
-        at = "" if segment is None else f" (first at segment {segment + offset + 1})"
-        super().__init__(f"{what}{at}{advice}")
-
-    def shifted(self, offset: int) -> BoundaryError:
-        """The same error, for segments counted from ``offset``."""
-        what, advice, segment, _ = self.parts
-        return BoundaryError(what, advice, segment, offset)
-
-    def __reduce__(self) -> Any:  # from a worker process, with its parts
-        return (BoundaryError, self.parts)
-
-
-def raised(metric: Any, method: str, exc: BaseException, segment: int | None = None
-           ) -> BoundaryError:
-    """The error for ``exc`` raised by plugin code in ``method``; when it came from deeper
-    plugin code than the metric's own (a component of another plugin), that code is named."""
-    from evalfw.plugin.guard import culprit
-
-    where = culprit(exc.__traceback__)
-    if where is not None and not where.startswith(_class(metric).__module__ + " "):
-        return BoundaryError(f"{who(metric, method)} raised {_one_line(exc)} in {where}",
-                             "; nothing was stored: fix or disable the plugin of that code "
-                             "(--disable-plugin NAME)", segment)
-    return BoundaryError(f"{who(metric, method)} raised {_one_line(exc)}", _advice(metric),
-                         segment)
-
-
-def refused(metric: Any, method: str, found: returns.Refused) -> BoundaryError:
-    """The error for a value ``method`` returned that evalfw refuses."""
-    return BoundaryError(f"{who(metric, method)} returned {found.reason}", _advice(metric),
-                         found.segment)
-
-
-def call(metric: Any, method: str, function: Callable[..., Any], *args: Any,
-         locate: Callable[[], int | None] | None = None, **kwargs: Any) -> Any:
-    """``function(*args, **kwargs)``, a plugin's code: whatever it raises becomes one
-    PluginError naming ``method`` (``locate()`` finds the first failing segment)."""
-    try:
-        return function(*args, **kwargs)
-    except (EvalfwError, KeyboardInterrupt):
-        raise
-    except BaseException as exc:  # MemoryError, RecursionError, SystemExit from plugin code
-        where = None
-        if locate is not None and not isinstance(exc, MemoryError):
-            try:
-                where = locate()
-            except BaseException:  # locating is a courtesy; the first error is the one
-                where = None
-        raise raised(metric, method, exc, where) from exc
-
-
-def checked(metric: Any, method: str, value: Any, check: Callable[..., Any], *args: Any) -> Any:
-    """``check(value, *args)``, refusing the value in the name of ``method``."""
-    try:
-        return check(value, *args)
-    except returns.Refused as found:
-        raise refused(metric, method, found) from None
-
-
-class Checked:
-    """A metric method as evalfw calls it (see the module docstring): the plugin's method,
-    then ``check(value, *args, **kwargs)`` on what it returned."""
-
-    def __init__(self, metric: Metric, method: str) -> None:
-        self.metric = metric
-        self.method = method
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        metric, method = self.metric, self.method
-        function = getattr(type(metric), method).__get__(metric)
-        locate = (lambda: _first_failing(metric, function, args)) \
-            if method == "segment_statistics" else None
-        value = call(metric, method, function, *args, locate=locate, **kwargs)
-        try:
-            return CHECKS[method](metric, value, *args, **kwargs)
-        except returns.Refused as found:
-            raise refused(metric, method, found) from None
 
 
 def _first_failing(metric: Metric, function: Callable[..., Any], args: tuple[Any, ...]
@@ -187,6 +72,8 @@ def _first_failing(metric: Metric, function: Callable[..., Any], args: tuple[Any
             function(hypotheses[i:i + 1], [r[i:i + 1] for r in references], *rest)
         except (KeyboardInterrupt, MemoryError):
             raise
+        except BoundaryError:  # a component inside refused this segment alone too
+            return i
         except EvalfwError:
             continue  # a segment alone may lack what the whole test set has
         except BaseException:
@@ -215,6 +102,8 @@ def _lengths(metric: Metric, value: Any, statistics: Any) -> SegmentLengths | No
     return SegmentLengths(hyp, returns.values(value.reference, n, "lengths"))
 
 
+def _range(metric: Metric) -> tuple[float | None, float | None] | None:
+    return returns.score_range(getattr(metric, "score_range", None))
 def _worst(metric: Metric, value: Any, statistics: Any) -> Any:
     """Worst rows: one per given row, of the same columns and dtype, rows the metric
     accepts."""
@@ -229,18 +118,47 @@ def _worst(metric: Metric, value: Any, statistics: Any) -> Any:
 
 
 def _result(metric: Metric, value: Any, *_: Any) -> Any:
-    returns.real(getattr(value, "score", None))
+    returns.within(returns.real(getattr(value, "score", None)), _range(metric))
     return value
+
+
+def _first_failing_row(metric: Metric, function: Callable[..., Any], args: tuple[Any, ...]
+                       ) -> int | None:
+    """The first segment whose row of statistics alone makes ``function`` (a score) raise
+    or return a value out of range (the search stops after LOCATE_SECONDS)."""
+    statistics, *rest = args
+    if getattr(statistics, "ndim", 0) != 2:
+        return None
+    bounds = _range(metric)
+    stop = time.monotonic() + LOCATE_SECONDS
+    for i in range(len(statistics)):
+        if time.monotonic() > stop:
+            return None
+        try:
+            value = function(statistics[i:i + 1], *rest)
+            score = getattr(value, "score", value)
+            returns.within(returns.real(score), bounds)
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except BoundaryError:  # a component inside refused this row alone too
+            return i
+        except EvalfwError:
+            continue
+        except BaseException:
+            return i
+    return None
 
 
 #: method -> check(metric, value, *the call's arguments) of what it returns
 CHECKS: dict[str, Callable[..., Any]] = {
     "segment_statistics": lambda m, v, hyps, *_: returns.statistics(v, len(hyps)),
-    "score": lambda m, v, *_: returns.real(v),
-    "sentence_score": lambda m, v, *_: returns.real(v),
-    "sentence_scores": lambda m, v, stats, *_: returns.values(v, len(stats)),
-    "score_rows": lambda m, v, sums, *_, **__: returns.values(v, len(sums), "scores of "
-                                                              "summed rows", per_segment=False),
+    "score": lambda m, v, *_: returns.within(returns.real(v), _range(m)),
+    "sentence_score": lambda m, v, *_: returns.within(returns.real(v), _range(m)),
+    "sentence_scores": lambda m, v, stats, *_: returns.all_within(
+        returns.values(v, len(stats)), _range(m)),
+    "score_rows": lambda m, v, sums, *_, **__: returns.all_within(
+        returns.values(v, len(sums), "scores of summed rows", per_segment=False), _range(m),
+        "scores of summed rows", per_segment=False),
     "prepare_references": lambda m, v, *_: v,
     "signature": lambda m, v, *_: returns.text(v, "a signature"),
     "foreign_signature": lambda m, v, *_: returns.text(v, "a signature", optional=True),
@@ -260,12 +178,20 @@ ATTRIBUTES: dict[str, Callable[[Any], Any]] = {
     "version": lambda v: returns.text(v, "a version string"),
     "higher_is_better": returns.flag,
     "score_scale": returns.scale,
+    "score_range": returns.score_range,
     "display_name": lambda v: returns.text(v, "a name"),
     "length_unit": lambda v: returns.text(v, "a unit"),
     "wants_context": returns.flag,
     "reads_last_row": returns.flag,
     "penalisable": returns.flag,
 }
+
+#: the metric contract as the boundary applies it
+CONTRACT = Contract(CHECKS, ATTRIBUTES, {
+    "segment_statistics": _first_failing,
+    **dict.fromkeys(("score", "sentence_score", "sentence_scores", "result"),
+                    _first_failing_row),
+})
 
 
 def class_problem(cls: type[Metric]) -> str | None:
@@ -284,14 +210,7 @@ def class_problem(cls: type[Metric]) -> str | None:
 
 def guard(metric: Metric) -> Metric:
     """``metric`` with every contract method checked (idempotent)."""
-    if isinstance(vars(metric).get("score"), Checked):
-        return metric
-    for attribute, check in ATTRIBUTES.items():
-        value = call(metric, attribute, getattr, metric, attribute, None)
-        checked(metric, attribute, value, check)
-    for method in CHECKS:
-        object.__setattr__(metric, method, Checked(metric, method))
-    return metric
+    return _guard(metric, CONTRACT)  # type: ignore[no-any-return]
 
 
 def build(entry: Any, options: Mapping[str, Any] | None, host: Components,
@@ -302,7 +221,7 @@ def build(entry: Any, options: Mapping[str, Any] | None, host: Components,
     if definition is not None:
         metric = call(origin, "from_definition", cls.from_definition, definition, host)
     else:
-        metric = call(origin, "create", cls.create, options, host=host)
+        metric = call(origin, "create", cls.create, copy.deepcopy(options), host=host)
     if not isinstance(metric, Metric):
         raise PluginError(f"{who(origin, 'create')} returned {type(metric).__name__}, not a "
                           "metric" + _advice(origin))
@@ -310,5 +229,6 @@ def build(entry: Any, options: Mapping[str, Any] | None, host: Components,
     return guard(metric)
 
 
-__all__ = ["build", "call", "class_problem", "Checked", "checked", "guard", "Origin", "provider",
-           "raised", "refused", "BoundaryError", "statistics_problem", "who"]
+__all__ = ["build", "call", "Checked", "checked", "class_problem", "CONTRACT", "guard",
+           "Origin", "place", "provider", "raised", "refused", "BoundaryError",
+           "statistics_problem", "who"]

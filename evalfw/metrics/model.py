@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.errors import EvalfwError, InputError, PluginError
 from evalfw.limits import LIMITS
+from evalfw.metrics._returns import outside
 from evalfw.metrics.base import SegmentContext
 from evalfw.metrics.segment_mean import SegmentMean
 
@@ -76,6 +77,9 @@ class ModelMetric(SegmentMean):
     #: every system scored (:func:`evalfw.metrics.scales.infer_scale`), never a silent 100
     score_scale: float | None = None
     wants_context = True
+    #: CPU seconds per segment of a model's prediction (a COMET-sized model on a CPU core
+    #: takes about this): declare another for a much smaller or larger model
+    cost_per_segment: ClassVar[float | None] = 0.05
     options_schema: ClassVar[Mapping[str, Any]] = {
         "type": "object", "properties": dict(RUN_OPTIONS), "additionalProperties": False}
 
@@ -153,7 +157,7 @@ class ModelMetric(SegmentMean):
         keys = [_score_cache.key(identity[0], "|".join(identity[1:]), options, x.source,
                                  x.hypothesis, x.references) for x in inputs]
         cache = _score_cache.ScoreCache() if self.options["cache"] else None
-        known = cache.get(keys) if cache is not None else {}
+        known = cache.get(keys, self.score_range) if cache is not None else {}
         # each distinct input once: the first segment that has it
         first: dict[str, int] = {}
         for i, k in enumerate(keys):
@@ -194,6 +198,12 @@ class ModelMetric(SegmentMean):
             if bad is not None:
                 raise InputError(f"metric '{self.name}' scored segment {segments[part[bad]]} "
                                  f"{got[bad]!r}; model scores must be finite")
+            bounds = self.score_range
+            bad = next((i for i, s in enumerate(got) if outside(s, bounds)), None)
+            if bad is not None:
+                raise PluginError(f"metric '{self.name}' scored segment "
+                                  f"{segments[part[bad]]} {got[bad]!r}, outside its "
+                                  f"score_range {bounds!r}")
             for i, score in zip(part, got):
                 out[i] = score
         return out

@@ -16,8 +16,13 @@ import json
 import os
 from pathlib import Path
 
+from evalfw.errors import EvalfwError
+from evalfw.io.text import read_bytes
+
 #: digests the memo keeps (the latest): enough for the models of a few experiments
 MEMO_SIZE = 64
+#: the memo file at most this many bytes (64 entries take about 10 KB)
+MEMO_BYTES = 1 << 20
 
 
 def _memo_path() -> Path:
@@ -42,10 +47,11 @@ def digest(path: str | os.PathLike[str]) -> str:
                                  f"{s.st_size}:{s.st_mtime_ns}" for f, s in stats)])
     tag = hashlib.sha256(tag.encode("utf-8", "surrogateescape")).hexdigest()
     memo_file = _memo_path()
-    try:
-        memo = json.loads(memo_file.read_text("utf-8"))
+    try:  # a cache file: regular and small, else not used (a FIFO would never answer)
+        memo = json.loads(read_bytes(memo_file, str(memo_file), limit=MEMO_BYTES,
+                                     variable=None, what="cache file"))
         memo = memo if isinstance(memo, dict) else {}
-    except (OSError, ValueError):
+    except (EvalfwError, ValueError, RecursionError):
         memo = {}
     found = memo.get(tag)
     if isinstance(found, str) and len(found) == 64:

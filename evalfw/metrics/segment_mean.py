@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from evalfw.metrics._returns import outside_any
 from evalfw.metrics.base import Metric
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ class SegmentMean(Metric):
         problem = super().check_statistics(statistics)
         if problem is None and (statistics.shape[1] != 2 or (statistics[:, 1] != 1).any()):
             problem = f"{self.name} statistics are [score, 1] rows"
+        if problem is None and outside_any(statistics[:, 0], self.score_range).any():
+            problem = f"{self.name} scores outside its score_range {self.score_range!r}"
         return problem
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from evalfw.names import unprintable
 from evalfw.plugin.options import resolve_options
 
 EMPTY_OPTIONS: Mapping[str, Any] = MappingProxyType(
@@ -84,17 +85,6 @@ def name_problem(name: Any) -> str | None:
     if not name or len(name) > NAME_MAX or not re.fullmatch(NAME_PATTERN, name):
         return (f"its name {ascii(name)[:80]} is not 1 to {NAME_MAX} letters, digits, '.', '_' "
                 "and '-'")
-    return None
-
-
-def unprintable(text: str) -> str | None:
-    """The first character of ``text`` a terminal would not print as itself (a control,
-    format or bidi character, a line or paragraph separator), as ``U+XXXX``; or None."""
-    import unicodedata
-
-    for char in text:
-        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
-            return f"U+{ord(char):04X}"
     return None
 
 

@@ -51,6 +51,47 @@ def validate_record(record: Any, where: str = "record") -> None:
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
         raise RecordError(f"{where}: record{path}: {err.message} (record schema "
                           f"v{version}); the record is malformed or was edited by hand")
+    check_names(record, where)
+
+
+#: the fields of each list of a record that name something (printed in every report)
+NAME_FIELDS: dict[str, tuple[str, ...]] = {
+    "test_sets": ("name", "langs", "source"),
+    "metrics": ("name", "metric", "label"),
+    "specs": ("test_set", "metric", "signature", "sacrebleu_signature"),
+    "results": ("test_set", "system", "metric", "level"),
+    "inputs": ("path", "test_set", "system", "role"),
+}
+
+
+def _names(record: Mapping[str, Any]) -> Any:
+    """(key path, value) of every name a record holds."""
+    for key in ("experiment", "version"):
+        yield key, record.get(key)
+    for section, fields in NAME_FIELDS.items():
+        for i, item in enumerate(record.get(section) or ()):
+            for name in fields:
+                yield f"{section}[{i}].{name}", item.get(name)
+            if section == "test_sets":
+                for j, system in enumerate(item.get("systems") or ()):
+                    for name in ("name", "path", "label"):
+                        yield f"{section}[{i}].systems[{j}].{name}", system.get(name)
+                for j, path in enumerate(item.get("references") or ()):
+                    yield f"{section}[{i}].references[{j}]", path
+
+
+def check_names(record: Mapping[str, Any], where: str = "record") -> None:
+    """Refuse a record whose names hold a character a terminal would not show as itself (a
+    control or bidi character): evalfw checks every name before it writes one, so such a
+    record was edited."""
+    from evalfw.names import shown, unprintable
+
+    for path, value in _names(record):
+        bad = unprintable(value) if isinstance(value, str) else None
+        if bad is not None:
+            raise RecordError(f"{where}: record.{path} holds the character {bad} "
+                              f"({shown(value, True)}); evalfw never writes one there: the "
+                              "record was edited or damaged")
 
 
 def _default(value: Any) -> Any:
@@ -86,6 +127,7 @@ def plain(data: Any) -> Any:
 
 
 __all__ = [
-    "canonical_sha256", "dumps", "plain", "RECORD_FILE", "record_schema", "SCHEMA_FILES",
+    "canonical_sha256", "check_names", "dumps", "NAME_FIELDS", "plain", "RECORD_FILE",
+    "record_schema", "SCHEMA_FILES",
     "SCHEMA_VERSION", "SEGMENTS_FILE", "SEGMENTS_FORMAT", "validate_record",
 ]

@@ -219,13 +219,15 @@ def inputs_sha256(record: Mapping[str, Any]) -> str:
 
 
 def list_runs(runs_dir: Path, experiment: str | None = None,
-              judge: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+              judge: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+              check: Callable[[StoredRun], str | None] | None = None
               ) -> list[dict[str, Any]]:
     """Summaries of every complete version (of ``experiment``, or of all), oldest first.
     A version whose record cannot be read is listed with its error instead of hiding it.
     ``judge`` gives a record its metrics' directions as the installed metrics have them, so
     the headline's best system is not the record's to choose (the CLI passes the rebuilt
-    metrics' view; without it the record's own entries are used)."""
+    metrics' view; without it the record's own entries are used). ``check`` says why a
+    version's scores are not what its stored statistics give (``damaged`` then says so)."""
     if experiment is not None and not (runs_dir / experiment).is_dir():
         raise RecordError(f"no experiment '{experiment}' in {runs_dir}"
                           f"{suggest(experiment, experiments(runs_dir))}; `evalfw runs` lists them")
@@ -242,6 +244,8 @@ def list_runs(runs_dir: Path, experiment: str | None = None,
                 entry["error"] = str(exc)
             else:
                 problem = files_problem(path, record)
+                if problem is None and check is not None:
+                    problem = check(StoredRun(path, record))
                 if problem is not None:
                     entry["damaged"] = problem
                 entry.update(created=record["created"],

@@ -82,6 +82,19 @@ class Significance:
                             if "score_scale" in m})
         self.length_units = {m["name"]: m["length_unit"] for m in record.get("metrics", [])
                              if "length_unit" in m}
+        #: display labels (``label:`` of a metric entry, ``system_labels:``) by name
+        self.metric_labels: dict[str, str] = {m["name"]: m["label"] for m in record.get("metrics", [])
+                              if m.get("label")}
+        self.system_labels: dict[str, str] = {s["name"]: s["label"] for t in record.get("test_sets", [])
+                              for s in t.get("systems", []) if s.get("label")}
+
+    def metric_label(self, name: str) -> str:
+        """What tables show for metric ``name``: its label, else the name."""
+        return self.metric_labels.get(name, name)
+
+    def system_label(self, name: str) -> str:
+        """What tables show for system ``name``: its label, else the name."""
+        return self.system_labels.get(name, name)
 
     def places(self, metric: str) -> int:
         """Decimals for scores and differences of ``metric`` (by its scale)."""

@@ -20,11 +20,14 @@ class Column:
     metric: str
     level: str
     both_levels: bool
+    #: what the header shows for the metric: its display label, else its name
+    shown: str = ""
 
     @property
     def label(self) -> str:
-        return f"{self.metric} ({self.level})" if self.both_levels or self.level != "corpus" \
-            else self.metric
+        name = self.shown or self.metric
+        return f"{name} ({self.level})" if self.both_levels or self.level != "corpus" \
+            else name
 
 
 class Grid:
@@ -40,7 +43,8 @@ class Grid:
         self.cells: dict[tuple[str, Column], Mapping[str, Any]] = {}
         for r in record["results"]:
             col = Column(r["test_set"], r["metric"], r["level"],
-                         len(levels.get(r["metric"], ())) > 1)
+                         len(levels.get(r["metric"], ())) > 1,
+                         self.significance.metric_label(r["metric"]))
             if col not in self.columns:
                 self.columns.append(col)
             if r["system"] not in self.systems:
@@ -52,6 +56,15 @@ class Grid:
         self.columns.sort(key=lambda c: (ts_order.get(c.test_set, len(ts_order)),
                                          m_order.get(c.metric, len(m_order)),
                                          c.level != "corpus"))
+
+    def system(self, name: str) -> str:
+        """What a row shows for system ``name``: its display label, else the name."""
+        return self.significance.system_label(name)
+
+    def systems_in(self, columns: list[Column]) -> list[str]:
+        """The systems that have a result in any of ``columns`` (a table of one test set
+        leaves out the systems that test set does not have)."""
+        return [s for s in self.systems if any((s, c) in self.cells for c in columns)]
 
     def value(self, system: str, col: Column, latex: bool = False) -> str:
         r = self.cells.get((system, col))

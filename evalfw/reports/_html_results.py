@@ -70,7 +70,8 @@ def _table(grid: Grid, sig: Significance, columns: Sequence[Column]) -> tuple[st
     # a header wraps at its spaces ("sacrebleu (sentence)"): its longest word counts
     widths = [max(text_width(w, FONT, bold=True) for w in c.label.split()) + PADDING
               for c in columns]
-    names = [min(text_width(s, FONT, bold=True), NAME_MAX) for s in grid.systems]
+    systems = grid.systems_in(list(columns))  # a test set's table: the systems it has
+    names = [min(text_width(grid.system(s), FONT, bold=True), NAME_MAX) for s in systems]
     name_w = max([text_width("System", FONT, bold=True), *names]) + PADDING
     sets = " ".join(t for t, _ in groups)
     out = [f'<table class="results" data-test-set="{escape(sets)}"><thead><tr>'
@@ -81,8 +82,8 @@ def _table(grid: Grid, sig: Significance, columns: Sequence[Column]) -> tuple[st
     out += ['<th class="num">' + " ".join(f'<span class="nw">{escape(w)}</span>'
                                           for w in c.label.split()) + "</th>" for c in columns]
     out.append("</tr></thead><tbody>")
-    for system in grid.systems:
-        out.append(f"<tr>{system_cell(system)}")
+    for system in systems:
+        out.append(f"<tr>{system_cell(grid.system(system))}")
         for k, col in enumerate(columns):
             html, width = _cell(grid, sig, system, col)
             widths[k] = max(widths[k], width)

@@ -61,7 +61,7 @@ def notebook_html(record: Mapping[str, Any]) -> str:
             + "".join(f'<th style="{_TH}{_RIGHT}">{escape(c.label)}</th>' for c in grid.columns)
             + "</tr>")
     rows = "".join(
-        f'<tr><th style="{_TH}{_LEFT}">{escape(s)}</th>'
+        f'<tr><th style="{_TH}{_LEFT}">{escape(grid.system(s))}</th>'
         + "".join(f'<td style="{_CELL}{_RIGHT}">{_score(grid, s, c)}</td>'
                   for c in grid.columns) + "</tr>"
         for s in grid.systems)

@@ -61,7 +61,8 @@ def rows(sig: Significance) -> list[list[str]]:
             marking = comps.get(sig.method)
             first = marking or next((c for c in comps.values() if c is not None), None)
             delta = "-" if first is None else f"{first['delta']:+.{places}f}"
-            row = [test_set, metric, system, delta, delta_interval(first, places)]
+            row = [test_set, sig.metric_label(metric), sig.system_label(system), delta,
+                   delta_interval(first, places)]
             for method in sig.methods:
                 row.append(sig.p_text(comps[method], "p_value"))
                 if sig.adjusted_name:

@@ -89,14 +89,17 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
     grid = Grid(record, decimals)
     head1 = ["", *(c.test_set for c in grid.columns)]
     head2 = ["system", *(c.label for c in grid.columns)]
-    rows = [[s, *(grid.value(s, c) for c in grid.columns)] for s in grid.systems]
+    rows = [[grid.system(s), *(grid.value(s, c) for c in grid.columns)] for s in grid.systems]
     table = [head1, head2, *rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(head2))]
     out = _wrap([title(record)], width)
     for block in column_blocks(widths, width):
         keep = [0, *block]
+        # a block of one test set's columns shows the systems that test set has
+        present = set(grid.systems_in([grid.columns[i - 1] for i in block]))
+        body = [r for r, s in zip(rows, grid.systems) if s in present]
         out += ["", *ruled([[h[i] for i in keep] for h in (head1, head2)],
-                           [[r[i] for i in keep] for r in rows])]
+                           [[r[i] for i in keep] for r in body])]
     from evalfw.reports._meta import units
 
     out += ["", *_wrap(units(record), width)] if units(record) else []

@@ -29,6 +29,11 @@ class Reporter(Component):
     extension: ClassVar[str] = "txt"
     #: whether ``evalfw run`` stores ``report-<name>.<extension>`` in the version directory
     writes_file: ClassVar[bool] = True
+    #: True for a format for programs (JSON), which escapes what it must itself: it renders
+    #: the record as it is; every other reporter gets the record with its strings as
+    #: :func:`evalfw.names.shown` prints them (no control or bidi character reaches a
+    #: terminal or a report raw)
+    machine_readable: ClassVar[bool] = False
 
     def publish(self, version_dir: Path, record: Mapping[str, Any]) -> str | None:
         """Send the stored version somewhere; returns a note for the user (or None).
@@ -42,6 +47,10 @@ class Reporter(Component):
     def text(self, record: Mapping[str, Any]) -> str:
         """:meth:`render`, with a reporter's failure (an exception, an exit, something other
         than text) reported as a plugin error naming the reporter."""
+        if not self.machine_readable:
+            from evalfw.names import printable_data
+
+            record = printable_data(record)
         try:
             out = self.render(record)
         except (EvalfwError, KeyboardInterrupt):

@@ -56,6 +56,7 @@ class JsonReporter(Reporter):
     name = "json"
     description = "the results and signatures as JSON (full precision)"
     extension = "json"
+    machine_readable = True
 
     def render(self, record: Mapping[str, Any]) -> str:
         import json
@@ -80,10 +81,14 @@ CSV_SIGNIFICANCE = ("ci_level", "ci_lower", "ci_upper", "delta", "delta_lower", 
 
 
 def _csv_value(value: Any) -> Any:
+    from evalfw.names import csv_text
+
     if isinstance(value, list):
         return " ".join(repr(x) for x in value)
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, str):  # a text cell never starts a formula (a system =cmd|...)
+        return csv_text(value)
     return "" if value is None else value
 
 
@@ -190,8 +195,8 @@ class MarkdownReporter(Reporter):
         out = ["| " + " | ".join(md_escape(h) for h in head) + " |",
                "|:---|" + "---:|" * len(grid.columns)]
         for s in grid.systems:
-            out.append("| " + " | ".join([md_escape(s), *(grid.value(s, c) for c in
-                                                          grid.columns)]) + " |")
+            out.append("| " + " | ".join([md_escape(grid.system(s)),
+                                          *(grid.value(s, c) for c in grid.columns)]) + " |")
         sig = grid.significance
         if sig:
             from evalfw.reports import _ranking_block, _tests_block
@@ -252,8 +257,9 @@ class LatexReporter(Reporter):
                    + " \\\\")
         out.append("\\midrule")
         for s in grid.systems:
-            out.append(" & ".join([latex_escape(s), *(grid.value(s, c, latex=True)
-                                                      for c in grid.columns)]) + " \\\\")
+            out.append(" & ".join([latex_escape(grid.system(s)),
+                                   *(grid.value(s, c, latex=True) for c in grid.columns)])
+                       + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}"]
         # the caption carries the legend, so the table explains itself where it is pasted
         from evalfw.reports._checks import legend as checks_legend

@@ -75,6 +75,12 @@ def prepare(cfg: ExperimentConfig, host: PluginHost) -> Plan | None:
             raise ConfigError(
                 f"{_where(cfg, 'baseline')}: system '{s.baseline}' is not in test set "
                 f"'{ts.name}'{suggest(s.baseline, names)}; its systems are: {', '.join(names)}")
+        if names == [s.baseline] and s.method in ("ar", "both"):
+            raise ConfigError(
+                f"{_where(cfg, 'method')}: test set '{ts.name}' has no system but the baseline "
+                f"'{s.baseline}', and approximate randomization only compares systems with "
+                "it; add a system to the test set, or use method: bootstrap for the "
+                "baseline's confidence interval alone")
     corpus = [m.name for m in cfg.metrics if "corpus" in m.levels]
     for name in s.metrics or ():
         if name not in corpus:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from evalfw.checks.base import Check, CheckInput
-from evalfw.errors import ConfigError, EvalfwError, PluginError
+from evalfw.errors import ConfigError, PluginError
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig, TestSetConfig
@@ -69,15 +69,12 @@ def _provider(check: Check) -> str:
 
 def flags_of(check: Check, segments: CheckInput) -> np.ndarray:
     """The 0-based indices of the segments ``check`` flags, its answer checked: one boolean
-    (Python's or numpy's) per segment."""
-    try:
-        answer = check.flag(segments)
-    except (EvalfwError, KeyboardInterrupt):
-        raise
-    except BaseException as exc:  # MemoryError, RecursionError, SystemExit from plugin code
-        raise PluginError(f"{_provider(check)}.flag raised {type(exc).__name__}: "
-                          f"{' '.join(str(exc).split())[:200]}; fix or disable the plugin "
-                          "(--disable-plugin NAME)") from exc
+    (Python's or numpy's) per segment. The check runs behind the plugin boundary
+    (:func:`evalfw.plugin.boundary.call`): what it raises, an exit, a fork or a thread it
+    leaves running is one error naming it."""
+    from evalfw.plugin.boundary import call
+
+    answer = call(check, "flag", check.flag, segments)
     problem = answer_problem(answer, len(segments))
     if problem is not None:
         raise PluginError(f"{_provider(check)}.flag returned {problem}; it must return one "

@@ -23,6 +23,7 @@ from evalfw.io.labels import LabelTable, read_labels
 from evalfw.io.scores import ScoreFile, read_scores
 from evalfw.io.text import DataWarning, TextFile, check_same_length, read_segments
 from evalfw.metrics.base import SegmentContext
+from evalfw.metrics.boundary import BoundaryError, place
 from evalfw.metrics.segment_limit import check_segment_lengths
 from evalfw.runner import cache as stats_cache
 from evalfw.runner._checks import build_checks, excluded_lines, run_checks
@@ -339,8 +340,11 @@ def finish_test_set(cfg: ExperimentConfig, started: _Started, ev: Evaluation,
             concluded = conclusions.statistics(metric, name, stats)
             base = {"test_set": ts.name, "system": name, "metric": config.name}
             for level in config.levels:
-                row = _corpus_row(metric, concluded, nrefs) if level == "corpus" else \
-                    _sentence_row(metric, stats, concluded, ev)
+                try:
+                    row = _corpus_row(metric, concluded, nrefs) if level == "corpus" else \
+                        _sentence_row(metric, stats, concluded, ev)
+                except BoundaryError as exc:
+                    raise exc.located(place(ts.name, name)) from exc.__cause__
                 ev.results.append({**base, "level": level, **row, "segments": cell})
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from evalfw.errors import InputError, PluginError
 from evalfw.metrics._returns import Refused
 from evalfw.metrics.base import SegmentContext
-from evalfw.metrics.boundary import BoundaryError, refused
+from evalfw.metrics.boundary import BoundaryError, place, refused
 
 if TYPE_CHECKING:
     import numpy as np
@@ -131,8 +131,12 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
     system, key = job[0], job[1]
     metric = work.metrics[key]
     hyps, context = work.hypotheses(system), work.contexts[system]
+    where = place(context.test_set, context.system)
     if len(job) == 2:
-        return metric.statistics_of(hyps, work.prepared_for(metric), context)
+        try:
+            return metric.statistics_of(hyps, work.prepared_for(metric), context)
+        except BoundaryError as exc:
+            raise exc.located(where) from exc.__cause__
     start, stop = job[2], job[3]
     shard = SegmentContext(context.test_set, context.system, context.langs,
                            context.source[start:stop] if context.source else None,
@@ -141,7 +145,7 @@ def statistics_job(work: TestSetWork, job: tuple[int, Hashable] | tuple[int, Has
         return metric.statistics_of(hyps[start:stop], work.prepared_for(metric, (start, stop)),
                                     shard)
     except BoundaryError as exc:  # its segment counted in the shard: in the test set
-        raise exc.shifted(start) from exc
+        raise exc.shifted(start).located(where) from exc.__cause__
 
 
 def resources_of(metric: Metric) -> dict[str, float]:

@@ -8,10 +8,13 @@ kernels (:data:`COSTS`). It only has to tell a run of a second from a run of a m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from evalfw.errors import EvalfwError
 
 if TYPE_CHECKING:
     from evalfw.config import ExperimentConfig
+    from evalfw.host.host import PluginHost
     from evalfw.runner._settings import Plan
 
 #: CPU seconds per segment and system of one metric's statistics (TER, the slowest built-in,
@@ -23,21 +26,45 @@ MAX_COUNT_BYTES = 64 << 20
 
 
 def _segments(path: str) -> int:
-    try:
-        with open(path, "rb") as f:
+    from evalfw.errors import InputError
+    from evalfw.io.text import open_regular
+
+    try:  # not a FIFO or a device: reading the inputs reports those properly
+        with open_regular(path, path, 1 << 62) as f:
             data = f.read(MAX_COUNT_BYTES)
-    except OSError:  # reading the inputs reports it properly
+    except (OSError, InputError):
         return 0
     return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
 
 
-def serial_seconds(cfg: ExperimentConfig, plan: Plan | None) -> float:
-    """The run's estimated serial CPU seconds (statistics and resampling)."""
+def statistics_cost(cls: Any) -> float:
+    """CPU seconds per segment and system of a metric class's statistics: what it declares
+    (``cost_per_segment``: a model's prediction costs thousands of times a count), else the
+    built-ins' :data:`COSTS`."""
+    declared = getattr(cls, "cost_per_segment", None)
+    ok = isinstance(declared, (int, float)) and not isinstance(declared, bool) \
+        and 0 <= declared < float("inf")
+    return float(declared) if ok else COSTS["statistics"]  # type: ignore[arg-type]
+
+
+def serial_seconds(cfg: ExperimentConfig, plan: Plan | None,
+                   host: PluginHost | None = None) -> float:
+    """The run's estimated serial CPU seconds (statistics and resampling); with ``host``,
+    each metric at the cost its class declares."""
+    costs = []
+    for m in cfg.metrics:
+        cls = None
+        if host is not None:
+            try:
+                cls = host.registry("metric").get(m.metric)
+            except EvalfwError:  # scoring reports an unknown metric properly
+                cls = None
+        costs.append(statistics_cost(cls))
     total = 0.0
     for ts in cfg.test_sets:
         segments = _segments(str(ts.references[0])) if ts.references else 0
         systems = len(ts.systems)
-        total += COSTS["statistics"] * segments * systems * len(cfg.metrics)
+        total += sum(costs) * segments * systems
         if plan is None:
             continue
         s = plan.settings
@@ -49,4 +76,4 @@ def serial_seconds(cfg: ExperimentConfig, plan: Plan | None) -> float:
     return total
 
 
-__all__ = ["COSTS", "serial_seconds"]
+__all__ = ["COSTS", "serial_seconds", "statistics_cost"]

@@ -27,6 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evalfw.errors import InputError
+from evalfw.io.text import open_regular
+from evalfw.limits import max_segments_bytes
 from evalfw.metrics.boundary import statistics_problem
 
 if TYPE_CHECKING:
@@ -109,14 +112,20 @@ class StatsCache:
 
         path = self.path(key)
         try:
-            with np.load(path, allow_pickle=False) as data:
+            if not path.exists():
+                return None  # not cached (a cache that cannot be written is noted by store())
+            # a regular file within the segments limit (a FIFO would wait for a writer)
+            with open_regular(path, str(path), max_segments_bytes()) as fh, \
+                    np.load(fh, allow_pickle=False) as data:
                 if set(data.files) != {"statistics", "sha256"}:
                     raise ValueError("unexpected arrays")
+                if any(i.file_size > max_segments_bytes() for i in data.zip.infolist()):
+                    raise ValueError("an array larger than EVALFW_MAX_SEGMENTS_BYTES")
                 stats: np.ndarray = data["statistics"]
                 recorded = str(data["sha256"])
         except (FileNotFoundError, NotADirectoryError):
-            return None  # not cached (a cache that cannot be written is noted by store())
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+            return None
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, InputError) as exc:
             self._note(f"statistics cache entry {path} is unreadable ({exc}); recomputed")
             return None
         if checksum(stats) != recorded:

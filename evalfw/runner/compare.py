@@ -39,6 +39,7 @@ from evalfw.analysis import significance as sig
 from evalfw.analysis.resolution import p_value_resolution
 from evalfw.analysis.results import METHODS, ComparisonResult, adjust
 from evalfw.errors import EvalfwError, RecordError, RegressionDetected, suggest
+from evalfw.reports._cells import CORRECTION_NAMES
 from evalfw.runner._conclusions import Conclusions
 from evalfw.runner._families import family_key, warning
 from evalfw.runner.recorded import describe_changes, recorded_metric
@@ -70,6 +71,12 @@ class Comparison:
         return [r for r in self.rows if r["verdict"] == "regression"]
 
     @property
+    def p_label(self) -> str:
+        """What the p-value shown for each comparison is: ``p Holm`` (adjusted), or ``p``."""
+        name = CORRECTION_NAMES.get(self.settings["correction"])
+        return f"p {name}" if name else "p"
+
+    @property
     def resolution_warning(self) -> str | None:
         """Why no difference can be significant with these samples (None when one can)."""
         power = self.settings.get("resolution")
@@ -83,13 +90,21 @@ class Comparison:
         warning = self.resolution_warning
         return {"run_a": who(self.run_a), "run_b": who(self.run_b), **self.settings,
                 **({"resolution_warning": warning} if warning else {}),
+                "p_label": self.p_label,
                 "comparisons": self.rows, "unmatched_systems": self.unmatched,
                 "regressions": len(self.regressions),
-                "improvements": sum(r["verdict"] == "improvement" for r in self.rows)}
+                "improvements": sum(r["verdict"] == "improvement" for r in self.rows),
+                "unchanged": sum(r["verdict"] == "unchanged" for r in self.rows)}
 
 
 def _refs(record: Mapping[str, Any], test_set: str) -> list[dict[str, Any]]:
     return [i for i in record["inputs"] if i["test_set"] == test_set and i["role"] == "reference"]
+
+
+def _output(record: Mapping[str, Any], test_set: str, system: str) -> str | None:
+    """The sha256 of ``system``'s output file on ``test_set``, as recorded."""
+    return next((i["sha256"] for i in record["inputs"] if i["role"] == "system"
+                 and i["test_set"] == test_set and i.get("system") == system), None)
 
 
 def differences(a: Mapping[str, Any], b: Mapping[str, Any], metrics: Sequence[str]) -> list[str]:
@@ -181,10 +196,14 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
     result = Comparison(run_a, run_b, {"metric": metric, "alpha": alpha, "method": method,
                                        "samples": n, "seed": seed, "correction": correction,
                                        "family": family, "margin": margin})
-    cells = _cells(run_a, run_b, host, metrics, result)
-    if not cells:
+    found = _cells(run_a, run_b, host, metrics, result)
+    if not found:
         raise EvalfwError("the runs have no system in common (systems are matched by name): "
                           + "; ".join(result.unmatched))
+    # a system whose output is byte-identical in both runs (so are the rows a test would use;
+    # a metric reading score files, or another on_flag, may still differ) is unchanged: not
+    # tested, and no member of a correction family
+    cells = [c for c in found if not c.unchanged]
     keys = [family_key(family, "comparisons", method, c.test_set, c.label) for c in cells]
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, key in enumerate(keys):
@@ -215,11 +234,30 @@ def compare_runs(run_a: StoredRun, run_b: StoredRun, host: PluginHost, *,
         if margin is not None:
             row.update(_margin(c, level, margin, cell.higher))
         result.rows.append(row)
-    largest = max(len(members) for members in groups.values())
-    result.settings["resolution"] = {
-        "kind": "comparisons", "family": family,
-        **p_value_resolution(method, n, largest, correction, alpha).to_json()}
+    result.rows += [_unchanged_row(c, margin) for c in found if c.unchanged]
+    order = [(c.test_set, c.label, c.system) for c in found]
+    result.rows.sort(key=lambda r: order.index((r["test_set"], r["metric"], r["system"])))
+    if groups:
+        largest = max(len(members) for members in groups.values())
+        result.settings["resolution"] = {
+            "kind": "comparisons", "family": family,
+            **p_value_resolution(method, n, largest, correction, alpha).to_json()}
     return result
+
+
+def _unchanged_row(cell: _Cell, margin: float | None) -> dict[str, Any]:
+    """The row of a system whose output is byte-identical in both runs: its score on the
+    segments a test would use, no test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        score = float(cell.metric.score(cell.a))
+    return {"test_set": cell.test_set, "metric": cell.label, "system": cell.system,
+            "score_a": score, "score_b": score, "delta": 0.0, "p_value": None,
+            "p_adjusted": None, "family_size": None, "delta_lower": None, "delta_upper": None,
+            "score_scale": cell.scale, "higher_is_better": cell.higher,
+            "verdict": "unchanged",
+            **({"bound": 0.0, "bound_level": None, "margin_verdict": "unchanged"} if margin
+               else {})}
 
 
 @dataclass(frozen=True)
@@ -234,6 +272,8 @@ class _Cell:
     b: np.ndarray
     scale: float
     higher: bool
+    #: the same output file (by sha256) and the same rows in both runs
+    unchanged: bool = False
 
 
 def _cells(run_a: StoredRun, run_b: StoredRun, host: PluginHost, metrics: Sequence[str],
@@ -264,9 +304,18 @@ def _cells(run_a: StoredRun, run_b: StoredRun, host: PluginHost, metrics: Sequen
                                 ts["name"], system, m)
                 rows_a = ca.penalised(metric, system, sa[system])[kept]
                 rows_b = cb.penalised(metric, system, sb[system])[kept]
+                same = _output(run_a.record, ts["name"], system)
+                unchanged = same is not None and same == _output(
+                    run_b.record, ts["name"], system) and _equal(rows_a, rows_b)
                 out.append(_Cell(ts["name"], m, system, metric, rows_a, rows_b, scale,
-                                 bool(metric.higher_is_better)))
+                                 bool(metric.higher_is_better), unchanged))
     return out
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> bool:
+    import numpy as np
+
+    return bool(np.array_equal(a, b))
 
 
 def _verdict(c: ComparisonResult, p_adj: float | None, alpha: float, higher: bool) -> str:
@@ -304,6 +353,17 @@ def _check_rescored(metric: Metric, stats: np.ndarray, run: StoredRun, test_set:
                           "`evalfw verify` on it to see why")
 
 
+def p_text(row: Mapping[str, Any], samples: int) -> str:
+    """The p-value a comparison's verdict rests on (adjusted, when corrected) as the table and
+    the regression line print it: ``<`` before it when no resample was as extreme (it is then
+    only known to be below that), ``-`` for a system not tested (unchanged)."""
+    if row["p_value"] is None:
+        return "-"
+    p = row["p_adjusted"] if row["p_adjusted"] is not None else row["p_value"]
+    floor = row["p_value"] <= 1 / (samples + 1) and p < 1.0
+    return f"{'<' if floor else ''}{p:.4f}"
+
+
 def check(result: Comparison) -> None:
     """Raise RegressionDetected naming every significant regression (with a margin: every
     regression larger than it that is not excluded)."""
@@ -316,10 +376,13 @@ def check(result: Comparison) -> None:
                                  f"not excluded from A to B at alpha "
                                  f"{result.settings['alpha']:g}: {listing}")
     if bad:
+        # the p-value the verdict rests on, named as the table names it
+        label = result.p_label
+        samples = result.settings["samples"]
         listing = "; ".join(f"{r['test_set']}/{r['metric']}/{r['system']} {r['score_a']:.2f} -> "
-                            f"{r['score_b']:.2f} (p = {r['p_value']:.4f})" for r in bad)
+                            f"{r['score_b']:.2f} ({label} = {p_text(r, samples)})" for r in bad)
         raise RegressionDetected(f"{len(bad)} significant regression(s) from A to B at "
                                  f"alpha {result.settings['alpha']:g}: {listing}")
 
 
-__all__ = ["check", "compare_runs", "Comparison", "differences"]
+__all__ = ["check", "compare_runs", "Comparison", "differences", "p_text"]

@@ -94,6 +94,56 @@ def recorded_metric(host: PluginHost, run: StoredRun, test_set: str, label: str)
 
 
 
+def rescored(stored: StoredRun, host: PluginHost) -> str | None:
+    """Why the record's scores are not what its stored statistics give under the installed
+    metrics (the first corpus-level score that differs, and how many do), or None: the check
+    ``compare`` makes before testing, so ``show`` and ``runs`` reach the same verdict on an
+    edited record. Metrics that cannot be rebuilt here are skipped (``verify`` says why); a
+    segments file that cannot be read is :func:`~evalfw.records.load.files_problem`'s to
+    report."""
+    import warnings
+
+    from evalfw.names import shown
+
+    try:
+        arrays = stored.segments()
+    except EvalfwError:
+        return None
+    metrics: dict[tuple[str, str], Metric | None] = {}
+    moved = []
+    for row in stored.record["results"]:
+        if row["level"] != "corpus":
+            continue
+        key = (row["test_set"], row["metric"])
+        if key not in metrics:
+            spec = next((s for s in stored.record["specs"]
+                         if (s["test_set"], s["metric"]) == key), None)
+            try:
+                metrics[key] = metric_from_record(host, spec["definition"], "") if spec \
+                    else None
+            except EvalfwError:
+                metrics[key] = None
+        metric = metrics[key]
+        if metric is None:
+            continue
+        try:
+            with warnings.catch_warnings():  # NLTK-style zero-count warnings
+                warnings.simplefilter("ignore", UserWarning)
+                score = metric.score(stored.statistics(arrays, row["segments"], metric))
+        except (EvalfwError, KeyError, ValueError, TypeError):
+            score = None
+        if score != row["score"]:
+            moved.append((row, score))
+    if not moved:
+        return None
+    row, score = moved[0]
+    where = "/".join(shown(row[k]) for k in ("test_set", "system", "metric"))
+    more = f" (and {len(moved) - 1} more)" if len(moved) > 1 else ""
+    return (f"the recorded score of {where} ({row['score']!r}) is not what its stored "
+            f"statistics give ({score!r}){more}: the record was edited or damaged; "
+            "`evalfw verify` names every difference and `evalfw compare` refuses it")
+
+
 def judged(record: Mapping[str, Any], host: PluginHost) -> tuple[dict[str, Any], list[str]]:
     """``record`` with each metric's direction as the installed metric has it, and a note
     for every metric entry that said otherwise (metrics that cannot be rebuilt here, not
@@ -118,4 +168,4 @@ def judged(record: Mapping[str, Any], host: PluginHost) -> tuple[dict[str, Any],
     return out, notes
 
 
-__all__ = ["describe_changes", "judged", "metric_from_record", "recorded_metric"]
+__all__ = ["describe_changes", "judged", "metric_from_record", "recorded_metric", "rescored"]

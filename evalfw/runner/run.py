@@ -65,11 +65,18 @@ def load(config: Any, overrides: Iterable[str | Override] = (),
 
 
 def _file_sha256(path: Path | None) -> str | None:
+    """The sha256 of the config file (read under the config's limits, as when it was
+    loaded), or None."""
+    from evalfw.errors import EvalfwError
+    from evalfw.io.text import read_bytes
+    from evalfw.limits import MAX_CONFIG_BYTES
+
     if path is None:
         return None
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_bytes(path, str(path), limit=MAX_CONFIG_BYTES,
+                                         variable=None)).hexdigest()
+    except EvalfwError:
         return None
 
 
@@ -107,7 +114,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "executor": executor.record_entry() if executor is not None else {"name": "serial"},
         "plugins": plugin_facts(host),
         "inputs": ev.inputs,
-        "test_sets": ev.test_sets,
+        "test_sets": _labelled(ev.test_sets, cfg.system_labels),
         "metrics": [metric_entry(cfg, ev, m) for m in cfg.metrics],
         "specs": ev.specs,
         "results": ev.results,
@@ -119,6 +126,13 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
     }
     stored: dict[str, Any] = plain(record)
     return stored
+
+
+def _labelled(test_sets: list[dict[str, Any]], labels: Mapping[str, str]
+              ) -> list[dict[str, Any]]:
+    """The test sets' entries, each system with its display label (``system_labels:``)."""
+    return [{**t, "systems": [{**s, "label": labels[s["name"]]} if s["name"] in labels else s
+                              for s in t["systems"]]} for t in test_sets]
 
 
 def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict[str, Any]:
@@ -136,6 +150,8 @@ def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict
     unit = getattr(built[0], "unit", None)
     if isinstance(unit, str):
         entry["unit"] = unit
+    if m.label is not None:
+        entry["label"] = m.label
     return entry
 
 
@@ -232,7 +248,7 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                      f"{sum(len(ts.systems) for ts in cfg.test_sets)} system file(s)")
         if executor is None:
             executor = choose_executor(host, jobs, cfg.executor)
-        chose = executor.plan(serial_seconds(cfg, plan))
+        chose = executor.plan(serial_seconds(cfg, plan, host))
         if chose:
             st.detail += f"; {chose}"
             say(progress, chose)
@@ -270,6 +286,9 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
             meta_section = meta_evaluation.meta_section(cfg, ev, meta, ev.results)
             st.detail = (f"{len(meta_section['tables'])} test set(s), "
                          f"{len(meta['metrics'])} metric(s) against '{meta['human']}'")
+    from evalfw.plugin.guard import check_threads
+
+    check_threads()  # before storing: a thread plugin code left running fails the run
     with stages.stage("store" if store else "record") as st:
         segments = encoded.result()
         record = build_record(cfg, host, ev, segments, argv, executor)

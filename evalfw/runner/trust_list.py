@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from evalfw.errors import RecordError
+from evalfw.io.text import read_bytes
+from evalfw.limits import MAX_TRUST_LIST_BYTES
 
 ENV_DIR = "EVALFW_CONFIG_DIR"
 FILE = "trusted-paths.json"
@@ -78,8 +80,9 @@ def _parse(data: bytes, where: Path) -> TrustList:
         if not all(isinstance(v, list) and all(isinstance(p, str) and os.path.isabs(p)
                                                for p in v) for v in lists):
             raise ValueError("'directories' and 'files' must be lists of absolute paths")
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise RecordError(f"the trust list {where} is damaged ({exc}); remove it (runs note "
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise RecordError(f"the trust list {where} is damaged ({why}); remove it (runs note "
                           "their files again) or fix it") from None
     return TrustList(tuple(lists[0]), tuple(lists[1]))
 
@@ -87,12 +90,12 @@ def _parse(data: bytes, where: Path) -> TrustList:
 def read(where: Path | None = None) -> TrustList:
     """The list (empty when there is none yet)."""
     where = where or list_path()
-    try:
-        data = where.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(where):
         return TrustList()
-    except OSError as exc:
-        raise RecordError(f"cannot read the trust list {where}: {exc.strerror or exc}") from None
+    # a regular file of a bounded size: a FIFO there would wait for a writer forever
+    data = read_bytes(where, f"the trust list {where}", limit=MAX_TRUST_LIST_BYTES,
+                      error=RecordError, variable=None, what="trust list",
+                      missing="runs note their files in it again")
     return _parse(data, where)
 
 
@@ -100,7 +103,11 @@ def read(where: Path | None = None) -> TrustList:
 def _locked(where: Path) -> Iterator[None]:
     """An exclusive lock for read-modify-write of the list (concurrent runs)."""
     where.parent.mkdir(parents=True, exist_ok=True)
-    with open(where.with_suffix(".lock"), "a+b") as fh:
+    lock = where.with_suffix(".lock")
+    if os.path.lexists(lock) and not os.path.isfile(lock) or os.path.islink(lock):
+        raise RecordError(f"{lock} is not a regular file; remove it (it is the trust list's "
+                          "lock)")
+    with open(lock, "a+b") as fh:
         try:
             import fcntl
         except ImportError:  # no advisory locks here: the atomic replace still keeps it whole

@@ -1,20 +1,28 @@
 """``evalfw verify``: re-run a stored version's config on its inputs and compare every number.
 
-The re-run happens in the run's working directory (recorded relative to the version
-directory, so the record holds no absolute path) with the recorded ``--set`` overrides. The
-verdict is *identical* only when the config file and every input file still have their
+A record verifies on its own: the re-run uses the config the record holds (as resolved, with
+the recorded ``--set`` overrides), not the YAML file, which may have moved, changed or gone.
+It happens in the run's working directory (recorded relative to the version directory, so the
+record holds no absolute path), or, for a version directory copied elsewhere, in the current
+directory; when the recorded inputs are not there and the config reads its data from
+``data_root``, ``--data-root DIR`` says where the data is now (inputs are then compared by
+content, not by path). The verdict is *identical* only when every input file still has its
 recorded sha256 and every number -- scores, what each metric reports with them (BLEU's
 precisions, counts, lengths), each per-segment statistic and the significance section -- is
-equal (``==``, not approximately). Otherwise each difference is explained: the input whose hash
-changed, the metric, component or package whose version differs, the score that moved and by
-how much. Differences that leave every number unchanged (versions, the defaults evalfw fills
-into a config, the executor) are reported as notes. Records of earlier schema versions are
-verified the same way (:mod:`evalfw.records.upgrade`).
+equal (``==``, not approximately). Otherwise each difference is explained: the input whose
+hash changed, the metric, component or package whose version differs, the score that moved and
+by how much (exit status 1). A record that *cannot* be verified here -- an input missing or
+unreadable, a plugin not installed, a config the installed plugins refuse -- is not a
+difference: it says why (``unverifiable``, exit status 2). Differences that leave every number
+unchanged (versions, the defaults evalfw fills into a config, the executor, a config file
+changed since) are reported as notes. Records of earlier schema versions are verified the same
+way (:mod:`evalfw.records.upgrade`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import os
 import warnings
@@ -33,6 +41,7 @@ from evalfw.errors import (
     ResolutionWarning,
 )
 from evalfw.io.text import read_bytes
+from evalfw.limits import MAX_CONFIG_BYTES
 from evalfw.records.load import StoredRun, load_segments, open_run
 from evalfw.runner._trust import Trust, check_config_files, trusted_plugin_dirs
 from evalfw.runner.recorded import describe_changes
@@ -47,30 +56,40 @@ LABEL_FIELDS = ("test_set", "system", "metric", "level", "segments", "sentence_s
 
 @dataclass
 class Verdict:
-    """What ``verify`` found: ``problems`` make it fail, ``notes`` do not."""
+    """What ``verify`` found: ``problems`` (differences) make it fail, ``unverifiable`` (why
+    it could not be checked here) make it inconclusive, ``notes`` do neither."""
 
     run: Path
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     compared: int = 0
+    unverifiable: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.unverifiable
 
     def lines(self, limit: int | None = None) -> list[str]:
         """The verdict as text; with ``limit``, at most that many differences, then how many
         more there are (``--json`` lists them all)."""
-        head = (f"verified: {self.run}: all {self.compared} results identical" if self.ok
-                else f"NOT verified: {self.run}: {len(self.problems)} difference(s)")
+        if self.problems:
+            head = f"NOT verified: {self.run}: {len(self.problems)} difference(s)"
+        elif self.unverifiable:
+            head = f"cannot verify: {self.run}: {len(self.unverifiable)} reason(s)"
+        else:
+            head = f"verified: {self.run}: all {self.compared} results identical"
         shown = self.problems if limit is None else self.problems[:limit]
         more = len(self.problems) - len(shown)
         tail = [f"  ... and {more} more (all of them with --json)"] if more else []
-        return [head, *(f"  - {p}" for p in shown), *tail, *(f"  note: {n}" for n in self.notes)]
+        return [head, *(f"  - {p}" for p in shown), *tail,
+                *(f"  - cannot verify: {u}" for u in self.unverifiable),
+                *(f"  note: {n}" for n in self.notes)]
 
 
 def check_inputs(record: dict[str, Any], base: Path, verdict: Verdict,
                  trust: Trust | None = None) -> None:
+    """Every recorded input against its sha256: a changed one is a difference; one that is
+    missing, unreadable or outside what verify may read makes the record unverifiable here."""
     for item in record["inputs"]:
         path = base / item["path"]
         what = f"{item['role']} {item['path']} of test set '{item['test_set']}'"
@@ -78,12 +97,12 @@ def check_inputs(record: dict[str, Any], base: Path, verdict: Verdict,
             verdict.problems.append(trust.refusal(path, f"input {what}"))
             continue
         if not path.exists():
-            verdict.problems.append(f"input {what} is missing (looked for {path})")
+            verdict.unverifiable.append(f"input {what} is missing (looked for {path})")
             continue
         try:  # a regular file within the input size limit, as when the run read it
             data = read_bytes(path, str(path))
         except InputError as exc:
-            verdict.problems.append(f"input {what} cannot be checked: {exc}")
+            verdict.unverifiable.append(f"input {what} cannot be read: {exc}")
             continue
         digest = hashlib.sha256(data).hexdigest()
         if digest != item["sha256"]:
@@ -290,25 +309,38 @@ def verify(run: str, runs_dir: Path | None = None, *, host: PluginHost | None = 
 
 def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
                   data_roots: Iterable[str | os.PathLike[str]] = ()) -> Verdict:
-    from evalfw.config import load_config
+    from evalfw.config import validate_config
+    from evalfw.config._locate import Locations
     from evalfw.executors.local import Serial
     from evalfw.host.host import PluginHost
     from evalfw.runner.run import run_experiment
 
     record = stored.record
     verdict = Verdict(stored.path)
-    base = Path(os.path.realpath(stored.path)) / record["command"]["cwd"]
+    roots = list(data_roots)
+    resolved = record["config"].get("resolved")
+    if not isinstance(resolved, Mapping):
+        raise RecordError(f"{stored.path}: the record holds no resolved config to re-run")
+    recorded_base = Path(os.path.realpath(stored.path)) / record["command"]["cwd"]
     config = record["config"]["path"]
-    if config is None:
-        raise RecordError(f"{stored.path}: the run was made from an in-memory config; only runs "
-                          "of a config file can be verified")
-    if not base.is_dir():
-        raise RecordError(f"{stored.path}: the run's working directory {base} no longer exists")
-    trust = Trust.of(data_roots)
-    trust.require(base / config, "the record's config")
+    # a version directory copied elsewhere: its recorded working directory (where neither the
+    # config nor the inputs are) means nothing there; the current directory is the place
+    here = recorded_base.is_dir() and (
+        _inputs_here(record, recorded_base)
+        or config is not None and (recorded_base / config).is_file())
+    base = recorded_base if here else Path.cwd()
+    trust = Trust.of(roots)
     old_arrays = load_segments(stored.path, record)
-    check_inputs(record, base, verdict, trust)
+    data = copy.deepcopy(dict(resolved))
     overrides: list[str] = [o["set"] for o in record["command"]["overrides"]]
+    moved = bool(roots) and "data_root" in data and not _inputs_here(record, base)
+    if moved:  # the data is under --data-root now: read it there, compare it by content
+        data["data_root"] = str(Path(os.path.realpath(roots[0])))
+        overrides = [o for o in overrides if not o.startswith("data_root=")]
+        verdict.notes.append(f"the recorded inputs are not under {base}: data_root is "
+                             f"{data['data_root']} (--data-root), inputs compared by sha256")
+    else:
+        check_inputs(record, base, verdict, trust)
     settings = (record.get("significance") or {}).get("settings", {})
     if settings and "family" not in settings:
         # written when every correction ran across the whole run: re-run it that way
@@ -316,12 +348,18 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     if settings and "min_bucket_size" not in settings:
         # written when every non-empty bucket was tested: re-run it that way
         overrides.append("significance.min_bucket_size=1")
+    if config is not None:  # its directory is where the config's relative paths begin
+        trust.require(base / config, "the record's config")
+    _note_config_file(base, config, record, trust, verdict)
     if host is None:
         host = PluginHost.create()
     try:
         with contextlib.chdir(base):
-            cfg, host = load_config(config, overrides, host,
-                                    trusted_plugin_dirs=trusted_plugin_dirs(host))
+            cfg, host = validate_config(
+                data, overrides=overrides, host=host,
+                locations=Locations(f"{stored.path}/record.json config.resolved"),
+                base_dir=Path(config).parent if config else Path("."),
+                trusted_plugin_dirs=trusted_plugin_dirs(host))
             check_config_files(cfg, trust)
             refused = check_metric_files(record, host)
             if refused:  # another model would move every number: nothing to re-run
@@ -337,17 +375,15 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     except RecordError:
         raise
     except EvalfwError as exc:
-        verdict.problems.append(f"re-running the config failed: {exc}")
+        verdict.unverifiable.append(f"re-running the record's config failed: {exc}")
         return verdict
     new = outcome.record
+    if moved:
+        _same_paths(record, new)
     versions = compare_environment(record, new)
     # what the record says a metric is must be what it is: never only a note
     verdict.problems.extend(compare_specs(record, new) + compare_sections(record, new))
-    if new["config"]["sha256"] != record["config"]["sha256"]:
-        verdict.problems.append(
-            f"config {config} changed since the run: sha256 {str(record['config']['sha256'])[:12]}"
-            f"... -> {str(new['config']['sha256'])[:12]}...")
-    elif new["config"]["resolved_sha256"] != record["config"]["resolved_sha256"]:
+    if new["config"]["resolved_sha256"] != record["config"]["resolved_sha256"]:
         versions.append("the config as evalfw completes it (defaults filled in) has another "
                         f"sha256 ({record['config']['resolved_sha256'][:12]}... -> "
                         f"{new['config']['resolved_sha256'][:12]}...)")
@@ -366,6 +402,49 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     if verdict.problems and why:
         verdict.notes.append(why)
     return verdict
+
+
+def _inputs_here(record: Mapping[str, Any], base: Path) -> bool:
+    """Whether the recorded inputs are where the record says, from ``base``."""
+    return all((base / item["path"]).exists() for item in record["inputs"])
+
+
+def _note_config_file(base: Path, config: str | None, record: Mapping[str, Any],
+                      trust: Trust, verdict: Verdict) -> None:
+    """A note when the config file the run read has changed or gone: the re-run uses the
+    record's own copy, so neither is a difference (a file verify may not read is not read)."""
+    if config is None:
+        return
+    path = base / config
+    if not trust.allows(path) or not path.is_file():
+        verdict.notes.append(f"config file {config} is not here; re-run from the config the "
+                             "record holds")
+        return
+    try:
+        digest = hashlib.sha256(read_bytes(path, str(path), limit=MAX_CONFIG_BYTES,
+                                           variable=None)).hexdigest()
+    except EvalfwError:
+        return
+    if digest != record["config"].get("sha256"):
+        verdict.notes.append(f"config file {config} changed since the run (sha256 "
+                             f"{str(record['config'].get('sha256'))[:12]}... -> {digest[:12]}"
+                             "...); re-run from the config the record holds")
+
+
+def _same_paths(old: Mapping[str, Any], new: dict[str, Any]) -> None:
+    """Give the re-run's record the paths the record names (the data moved: files are
+    compared by their sha256)."""
+    keyed = {(i["role"], i["test_set"], i.get("system"), i.get("scores"), n): i
+             for n, i in enumerate(old["inputs"])}
+    for n, item in enumerate(new["inputs"]):
+        found = keyed.get((item["role"], item["test_set"], item.get("system"), item.get("scores"), n))
+        if found is not None:
+            item["path"] = found["path"]
+    by_name = {t["name"]: t for t in old["test_sets"]}
+    for ts in new["test_sets"]:
+        if ts["name"] in by_name:
+            for key in ("source", "references", "systems"):
+                ts[key] = copy.deepcopy(by_name[ts["name"]].get(key))
 
 
 def python_sum_note(old: dict[str, Any], new: dict[str, Any]) -> str | None:

@@ -78,7 +78,7 @@ def test_validate_error_is_one_line_with_status_2(cli_host, tmp_path, capsys) ->
 def test_static_schema_is_valid_and_bleu_options_match_the_engine() -> None:
     schema = static_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
-    assert set(schema["$defs"]["metric"]["properties"]) == {"name", "metric", "level"}
+    assert set(schema["$defs"]["metric"]["properties"]) == {"name", "label", "metric", "level"}
     assert set(OPTIONS_SCHEMA["properties"]) == set(OPTION_KEYS)  # every key spec resolves
 
 

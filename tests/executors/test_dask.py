@@ -63,6 +63,7 @@ metrics:
   - name: bleu-intl
     tokenizer: intl
   - name: chrf
+    metric: chrf
 significance:
   baseline: Online-A
   method: both

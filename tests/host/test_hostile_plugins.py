@@ -44,7 +44,7 @@ def test_tokenizer_that_raises_names_plugin_component_and_segment():
         evalfw.corpus_bleu(HYPS, REFS, host=host, tokenizer="exploding")
     msg = str(err.value)
     assert "tokenizer 'exploding' from plugin 'badplugin'" in msg
-    assert "ValueError: cannot tokenize this" in msg and "at segment 3" in msg
+    assert "ValueError: cannot tokenize this" in msg and "first at segment 3" in msg
 
 
 class BadSmoother(Smoother):
@@ -89,7 +89,8 @@ class NanMean(Mean):
 
 def test_mean_returning_nan_at_sentence_level_names_segment():
     host = host_with("evalfw_register_means", NanMean)
-    with pytest.raises(PluginError, match="mean 'nan-mean' .*invalid score nan at segment 1"):
+    with pytest.raises(PluginError,
+                       match=r"mean 'nan-mean' .*invalid score nan \(first at segment 1\)"):
         evalfw.sentence_scores(HYPS, REFS, host=host, mean="nan-mean")
 
 
@@ -120,9 +121,9 @@ class TooManyMatches(Clipped):
 
 
 @pytest.mark.parametrize("name, message", [
-    ("negative", "returned negative counts at segment 2"),
+    ("negative", "returned negative counts (first at segment 2)"),
     ("too-few-orders", "returned statistics of shape (4, 2), expected (4, 4)"),
-    ("too-many", "returned more matches than n-grams at segment 1"),
+    ("too-many", "returned more matches than n-grams (first at segment 1)"),
 ])
 def test_counter_output_is_checked(name, message):
     host = host_with("evalfw_register_counters", NegativeCounter, WrongShapeCounter, TooManyMatches)

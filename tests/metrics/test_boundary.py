@@ -124,8 +124,11 @@ def test_statistics_that_are_not_finite_int64_or_float64_rows_are_refused(value)
                   st.tuples(st.just(n), st.integers(1, 8)),
                   elements={"allow_nan": False, "allow_infinity": False, "min_value": -1e9,
                             "max_value": 1e9}))
-def test_finite_int64_or_float64_rows_pass_unchanged(value):
-    assert statistics_of(metric_returning("segment_statistics", value)) is value
+def test_finite_int64_or_float64_rows_enter_as_a_read_only_copy(value):
+    got = statistics_of(metric_returning("segment_statistics", value))
+    assert got.dtype == value.dtype and got.shape == value.shape
+    assert np.array_equal(got, value) and not got.flags.writeable
+    assert not np.shares_memory(got, value)  # what the plugin keeps cannot change it
 
 
 def test_rows_in_the_other_byte_order_enter_as_native_rows():

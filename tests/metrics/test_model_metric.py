@@ -200,3 +200,41 @@ def test_resources_follow_the_device_or_the_option() -> None:
     assert resources_of(_Lengths(resources={"MEM": 2, "GPU": 1})) == {"GPU": 1.0, "MEM": 2.0}
     # where the model runs never changes its scores, so it is not part of what is recorded
     assert "resources" not in _Lengths(resources={"GPU": 1}).output_options()
+
+
+def test_an_edited_score_cache_row_is_scored_again_with_one_warning(installed, capsys) -> None:
+    """``update scores set score=-5`` on the cache: the rows fail their digest, the model
+    scores them again, one warning says so, and -5 (outside [-1, 1]) is never served; verify
+    reads the cache the same way."""
+    import sqlite3
+
+    ref, hyp = str(SAMPLE / "ref.A.txt"), str(SAMPLE / "sys" / "Strong.txt")
+    assert main(["score", "-r", ref, "-i", hyp, "-m", "embed-sim", "-b"]) == 0
+    honest = capsys.readouterr().out
+    scored = sum(installed)
+    db = sqlite3.connect(Path("cache") / "segment-scores.sqlite")
+    (table,) = [name for (name,) in db.execute("SELECT name FROM sqlite_master "
+                                                "WHERE type = 'table'")]
+    with db:
+        db.execute(f"UPDATE {table} SET score = -5")
+    db.close()
+    installed.clear()
+    assert main(["score", "-r", ref, "-i", hyp, "-m", "embed-sim", "-b"]) == 0
+    out, err = capsys.readouterr()
+    assert out == honest and sum(installed) == scored
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("evalfw: warning: segment-score cache")
+    assert "scored again" in lines[0]
+    installed.clear()
+    assert main(["score", "-r", ref, "-i", hyp, "-m", "embed-sim", "-b"]) == 0  # rewritten
+    assert capsys.readouterr() == (honest, "") and installed == []
+
+
+def test_a_cache_row_outside_the_declared_range_is_never_served(tmp_path) -> None:
+    from evalfw.metrics._score_cache import ScoreCache
+
+    cache = ScoreCache(tmp_path / "s.sqlite")
+    cache.put([("a", 0.5), ("b", -5.0)])
+    with pytest.warns(UserWarning, match="1 row"):
+        assert cache.get(["a", "b"], (-1.0, 1.0)) == {"a": 0.5}
+    assert cache.get(["a", "b"]) == {"a": 0.5, "b": -5.0}

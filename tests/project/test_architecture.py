@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "evalfw"
 #: top-level subpackages (and modules) from the lowest layer to the highest; a module may
 #: import its own subpackage and anything in a lower layer, never a higher or equal one
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "version"),
+    ("errors", "version", "names"),
     ("limits", "kernels"),
     ("io", "plugin"),
     ("tokenizers",),

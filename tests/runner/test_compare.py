@@ -42,10 +42,12 @@ metrics:
 
 
 def setup(tmp: Path, strong: list[str] | None = None, ref_b: list[str] | None = None,
-          extra: str = "", extra_system: str = "", name: str = "cmp.yaml") -> str:
-    """Write inputs (optionally a changed Strong output or reference B) and a config; run it."""
+          extra: str = "", extra_system: str = "", name: str = "cmp.yaml",
+          medium: list[str] | None = None) -> str:
+    """Write inputs (optionally a changed Strong or Medium output or reference B) and a
+    config; run it."""
     tmp.mkdir(parents=True, exist_ok=True)
-    for f, lines in (("ref.A.txt", None), ("ref.B.txt", ref_b), ("Medium.txt", None),
+    for f, lines in (("ref.A.txt", None), ("ref.B.txt", ref_b), ("Medium.txt", medium),
                      ("Strong.txt", strong), ("Weak.txt", None)):
         src = SAMPLE / f if f.startswith("ref") else SAMPLE / "sys" / f
         text = src.read_text("utf-8") if lines is None else "\n".join(lines) + "\n"
@@ -59,10 +61,15 @@ def lines(name: str) -> list[str]:
     return path.read_text("utf-8").split("\n")[:-1]
 
 
-def damaged(fraction: float, seed: int = 0) -> list[str]:
+def damaged(fraction: float, seed: int = 0, name: str = "Strong.txt") -> list[str]:
     """Strong's output with a share of its lines cut to their first two words."""
     rng = random.Random(seed)
-    return [" ".join(s.split()[:2]) if rng.random() < fraction else s for s in lines("Strong.txt")]
+    return [" ".join(s.split()[:2]) if rng.random() < fraction else s for s in lines(name)]
+
+
+def damaged_medium(fraction: float, seed: int = 1) -> list[str]:
+    """Medium's output, damaged the same way."""
+    return damaged(fraction, seed, "Medium.txt")
 
 
 def test_same_outputs_no_regression(tmp_path, capsys):
@@ -70,13 +77,44 @@ def test_same_outputs_no_regression(tmp_path, capsys):
     b = setup(tmp_path / "b")
     assert main(["compare", a, b]) == 0
     out = capsys.readouterr().out
-    assert "0 regression(s), 0 improvement(s)" in out and "inconclusive" in out
+    assert "0 regression(s), 0 improvement(s), 4 unchanged (byte-identical outputs, not " \
+        "tested)" in out and "inconclusive" in out
     assert main(["compare", a, b, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {(r["system"], r["metric"]) for r in data["comparisons"]} == \
         {(s, m) for s in ("Medium", "Strong") for m in ("bleu", "nltk")}
-    assert all(r["delta"] == 0 and r["p_value"] == 1.0 for r in data["comparisons"])
+    assert all(r["delta"] == 0 and r["p_value"] is None and r["verdict"] == "unchanged"
+               and r["family_size"] is None for r in data["comparisons"])
     assert data["seed"] == 11 and data["samples"] == 1000 and data["method"] == "bootstrap"
+
+
+def test_unchanged_systems_are_not_in_the_correction_family(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.6))
+    assert main(["compare", a, b, "-f", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    medium = [r for r in data["comparisons"] if r["system"] == "Medium"]
+    strong = [r for r in data["comparisons"] if r["system"] == "Strong"]
+    assert all(r["verdict"] == "unchanged" and r["p_value"] is None for r in medium)
+    # the family of each table is Strong alone: Holm over one comparison leaves p as it is
+    assert all(r["family_size"] == 1 and r["p_adjusted"] == r["p_value"] for r in strong)
+    assert data["unchanged"] == 2 and data["p_label"] == "p Holm"
+
+
+def test_the_summary_line_says_the_p_value_the_table_shows(tmp_path, capsys):
+    a = setup(tmp_path / "a")
+    b = setup(tmp_path / "b", strong=damaged(0.6), medium=damaged_medium(0.6))
+    assert main(["compare", a, b, "--metric", "bleu"]) == 1
+    out, err = capsys.readouterr()
+    head = next(line for line in out.splitlines() if line.startswith("test set"))
+    assert head.split()[-3:] == ["p", "Holm", "verdict"], head
+    strong = next(line for line in out.splitlines() if line.startswith("t ") and "Strong" in line)
+    shown = strong.split()[-2]
+    assert f"(p Holm = {shown})" in err, (strong, err)
+    assert main(["compare", a, b, "--metric", "bleu", "--correction", "none"]) == 1
+    out, err = capsys.readouterr()
+    strong = next(line for line in out.splitlines() if line.startswith("t ") and "Strong" in line)
+    assert f"(p = {strong.split()[-2]})" in err
 
 
 def test_regression_exits_1_and_names_it(tmp_path, capsys):
@@ -85,7 +123,8 @@ def test_regression_exits_1_and_names_it(tmp_path, capsys):
     assert main(["compare", a, b, "--metric", "bleu"]) == 1
     captured = capsys.readouterr()
     assert "regression" in captured.out
-    assert "<0.0020" in captured.out  # no resample as extreme: 2/1001 after Holm over 2
+    # no resample as extreme: 1/1001, and Holm over 1 (Medium's output is unchanged)
+    assert "<0.0010" in captured.out and "(p Holm = <0.0010)" in captured.err
     assert "evalfw: error: 1 significant regression(s)" in captured.err
     assert "t/bleu/Strong" in captured.err
     # the other direction is an improvement: exit 0
@@ -127,7 +166,8 @@ def test_p_values_equal_the_analysis_on_the_stored_statistics(tmp_path):
                                   if (r["system"], r["metric"], r["level"]) ==
                                   ("Strong", "bleu", "corpus"))
     ar = compare_runs(run_a, run_b, host, metric="bleu", method="ar", samples=640, seed=5)
-    assert ar.settings["method"] == "ar" and ar.rows[0]["p_value"] > 0
+    strong = next(r for r in ar.rows if r["system"] == "Strong")
+    assert ar.settings["method"] == "ar" and strong["p_value"] > 0
 
 
 def test_holm_and_alpha(tmp_path, capsys):
@@ -135,17 +175,19 @@ def test_holm_and_alpha(tmp_path, capsys):
     b = setup(tmp_path / "b", strong=damaged(0.6))
     assert main(["compare", a, b, "--alpha", "0.0001", "-n", "200"]) == 0  # p >= 1/201
     err = capsys.readouterr().err  # and it says so before anyone wonders
+    # Medium's output is unchanged: each family is Strong alone (Holm over 1)
     assert "evalfw: warning: significance is out of reach: with 200 paired bootstrap " \
-        "resamples" in err and "19999 resamples would reach alpha, 400000 resamples (20 x " \
-        "family size / alpha) are recommended (--samples 400000)" in err
+        "resamples" in err and "9999 resamples would reach alpha, 200000 resamples (20 / " \
+        "alpha) are recommended (--samples 200000)" in err
     assert main(["compare", a, b, "--correction", "holm", "-f", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
-    assert all(r["p_adjusted"] is not None for r in data["comparisons"])
+    assert all(r["p_adjusted"] is not None for r in data["comparisons"]
+               if r["verdict"] != "unchanged")
 
 
 def test_holm_within_each_table_by_default_as_run(tmp_path, capsys):
     a = setup(tmp_path / "a")
-    b = setup(tmp_path / "b", strong=damaged(0.3, seed=2))
+    b = setup(tmp_path / "b", strong=damaged(0.3, seed=2), medium=damaged_medium(0.3))
     assert main(["compare", a, b, "-f", "json", "-n", "300"]) in (0, 1)
     data = json.loads(capsys.readouterr().out)
     assert (data["correction"], data["family"]) == ("holm", "table")
@@ -220,7 +262,7 @@ def test_missing_run_is_a_clear_error(tmp_path, capsys):
 
 def test_a_margin_is_a_non_inferiority_check(tmp_path, capsys):
     a = setup(tmp_path / "a")
-    b = setup(tmp_path / "b", strong=damaged(0.05, seed=1))  # a small, uncertain loss
+    b = setup(tmp_path / "b", strong=damaged(0.05, seed=2))  # a small, uncertain loss
     run_a, run_b = open_run(a), open_run(b)
     from evalfw.api import default_host
 
@@ -236,8 +278,9 @@ def test_a_margin_is_a_non_inferiority_check(tmp_path, capsys):
     assert w["margin_verdict"] == "no regression larger than 50" and not wide.regressions
     assert n["margin_verdict"] == "a regression larger than 0.01 is not excluded"
     assert [r["system"] for r in narrow.regressions] == ["Strong"]
-    # the bound: one-sided at 1 - alpha/m (Bonferroni over the table's 2 systems)
-    assert w["bound_level"] == pytest.approx(1 - 0.05 / 2)
+    # the bound: one-sided at 1 - alpha/m (Bonferroni over the table's tested systems:
+    # Strong alone, Medium's output being unchanged)
+    assert w["bound_level"] == pytest.approx(1 - 0.05 / 1)
     from evalfw.metrics.bleu.metric import Bleu
 
     def stats(stored) -> np.ndarray:
@@ -248,7 +291,7 @@ def test_a_margin_is_a_non_inferiority_check(tmp_path, capsys):
 
     (want,) = paired_analysis({"A": stats(run_a), "B": stats(run_b)}, "A",
                               Bleu.create({"preset": "sacrebleu"}, host=host), "bootstrap",
-                              400, run_a.record["seed"], level=1 - 2 * 0.05 / 2).comparisons
+                              400, run_a.record["seed"], level=1 - 2 * 0.05 / 1).comparisons
     assert w["bound"] == want.delta_lower
     assert main(["compare", a, b, "--metric", "bleu", "-n", "400", "--margin", "50"]) == 0
     out = capsys.readouterr().out

@@ -95,10 +95,11 @@ def run_fails(tmp: Path, capsys: pytest.CaptureFixture[str], *words: str) -> str
     ("rows = rows[:-1]", "2 rows for 3 segments"),
     ("rows = rows.astype(np.float32)", "float32"),
     ("rows = rows.astype(np.uint64)", "uint64"),
-    ("rows = rows.astype(float); rows[1, 0] = np.nan", "NaN or infinity (first at segment 2)"),
+    ("rows = rows.astype(float); rows[1, 0] = np.nan",
+     "NaN or infinity (test set 't', system 'A', first at segment 2)"),
     ("rows = rows.tolist()", "must be a numpy array"),
     ("if any('d' in h for h in hypotheses): raise ValueError('no d')",
-     "raised ValueError: no d (first at segment 2)"),
+     "raised ValueError: no d (test set 't', system 'A', first at segment 2)"),
 ])
 def test_a_run_with_bad_statistics_stores_nothing(tmp_path, capsys, statistics, said):
     project(tmp_path, statistics=statistics)
@@ -146,7 +147,8 @@ def test_a_refusal_in_a_worker_process_is_the_same_line(tmp_path, capsys):
     status = main(["run", str(tmp_path / "pb.yaml"), "--quiet", "--jobs", "2"])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1, err
-    assert "Odd).segment_statistics returned NaN or infinity (first at segment 3)" in err
+    assert "Odd).segment_statistics returned NaN or infinity (test set 't', system 'A', first " \
+        "at segment 3)" in err
 
 
 def test_rows_of_different_widths_for_two_systems_are_refused(tmp_path, capsys):
@@ -173,5 +175,6 @@ def test_a_refusal_on_a_dask_worker_names_the_plugin_as_the_client_knows_it(tmp_
     assert status == 2
     assert err.startswith("evalfw: error: plugin 'oddplugin' (") and \
         "--disable-plugin oddplugin" in err, err
-    assert "Odd).segment_statistics returned NaN or infinity (first at segment 3)" in err
+    assert "Odd).segment_statistics returned NaN or infinity (test set 't', system 'A', first " \
+        "at segment 3)" in err
     assert not (tmp_path / "runs" / "pb").exists() or not any((tmp_path / "runs" / "pb").iterdir())

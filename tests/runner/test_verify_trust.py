@@ -69,6 +69,8 @@ def test_a_config_and_plugins_carried_inside_the_version_directory_are_not_loade
     def point_at_own_config(r):
         r["command"]["cwd"] = "."
         r["config"]["path"] = "evil.yaml"
+        # verify re-runs the config the record holds: that is where a record would name code
+        r["config"]["resolved"]["plugin_dirs"] = [str(plugins)]
 
     edit(stored, point_at_own_config)
     assert main(["verify", "mini"]) != 0

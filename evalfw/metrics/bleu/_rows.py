@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from evalfw.metrics.bleu._checks import check_rows
 from evalfw.metrics.bleu.result import BleuScore
 from evalfw.plugin.component import declares
 
@@ -53,6 +54,7 @@ def row_scores(spec: BleuSpec, hyp_len: np.ndarray, ref_len: np.ndarray, matches
     scores = spec.mean.combine_rows(prec, total, np.asarray(matches.any(axis=1)), bp, spec.weights)
     if scores is None:
         return None
+    check_rows(spec, scores, prec, bp)
     return scores, prec, correct, total, bp
 
 

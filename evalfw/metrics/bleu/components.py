@@ -94,7 +94,8 @@ class BrevityPenalty(Component):
 
     @abstractmethod
     def penalty(self, hyp_len: int, ref_len: int) -> float | int:
-        """The penalty factor for (corpus or segment) lengths ``hyp_len`` and ``ref_len``."""
+        """The penalty factor for (corpus or segment) lengths ``hyp_len`` and ``ref_len``: a
+        number from 0 to 1 (anything else is refused, naming the plugin)."""
 
     def kernel_rule(self) -> str | None:
         """The name of a reference-length rule the compiled counting kernel applies itself
@@ -162,6 +163,15 @@ class Smoother(Component):
     #: capability flag: ``smooth`` on numpy float32 values computes what sacreBLEU's bootstrap does
     sacrebleu_resampling: ClassVar[bool] = False
 
+    @property
+    def max_precision(self) -> float | None:
+        """The largest precision this smoothing gives, as a fraction of ``scale``, or None
+        when it has no bound. The precision of counts is at most 1; a smoothing that adds
+        mass (a count for zero-match orders larger than the n-grams, averaging seeded above
+        1, a prior) declares how far it may go. A larger precision is refused, naming the
+        plugin, so a bug cannot turn into a BLEU of 250."""
+        return 1.0
+
     @abstractmethod
     def smooth(self, counts: Counts) -> Smoothed:
         """Precisions for orders 1..counts.max_order."""
@@ -192,6 +202,17 @@ class Mean(Component):
         """What a perfect score is: 100 (0-100 scores) or 1. Defaults to the precision scale;
         a mean that rescales its result (Moses' 100x, ``geometric`` with ``percent``) says so."""
         return self.scale
+
+    def max_score(self, max_precision: float | None,
+                  weights: Sequence[Sequence[float]] | None) -> float | None:
+        """The largest score this mean gives for precisions of at most ``max_precision`` (a
+        fraction of ``scale``; None: unbounded), a brevity penalty of at most 1 and
+        ``weights``; None when there is no bound. Default: a weighted geometric mean whose
+        weights are >= 0 and sum to 1 (:meth:`check_weights`) stays below the largest
+        precision, on the score scale. A larger score is refused, naming the plugin."""
+        if max_precision is None:
+            return None
+        return float(self.score_scale) * max(1.0, max_precision)
 
     @abstractmethod
     def combine(

@@ -6,18 +6,19 @@ misbehaving plugin produces an error naming it instead of a plausible wrong numb
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from evalfw.errors import EvalfwError, InputError, PluginError
-from evalfw.metrics.bleu.components import Counts, Smoothed
+from evalfw.errors import EvalfwError, InputError
+from evalfw.metrics.bleu._checks import call as _call
+from evalfw.metrics.bleu._checks import check_penalty, check_scores, check_smoothed
+from evalfw.metrics.bleu._checks import fail as _fail
+from evalfw.metrics.bleu.components import Counts
 from evalfw.metrics.bleu.counting.kernel_stats import KernelStats, kernel_sums
 from evalfw.metrics.bleu.result import BleuScore
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.metrics.bleu.stats import ReferenceIndex, SegmentStats
-from evalfw.plugin.component import Component
+from evalfw.plugin.boundary import readonly
 from evalfw.tokenizers.base import gc_paused, supports_joined
 
 if TYPE_CHECKING:
@@ -25,23 +26,6 @@ if TYPE_CHECKING:
 
 # numpy is imported inside the functions that need arrays: a corpus counted by the compiled
 # kernel is scored from the kernel's sums (KernelStats.summary) without importing it.
-
-
-def _fail(comp: Component, what: str, segment: int | None = None) -> PluginError:
-    where = f" at segment {segment + 1}" if segment is not None else ""
-    plugin = getattr(comp, "_evalfw_plugin", None)  # set by the registry that built it
-    origin = f" from {plugin.provider}" if plugin is not None else ""
-    return PluginError(f"{comp.kind} '{comp.name}'{origin} {what}{where}; "
-                       "report this to the plugin's author or choose another component")
-
-
-def _call(comp: Component, method: str, *args: Any, segment: int | None = None) -> Any:
-    try:
-        return getattr(comp, method)(*args)
-    except EvalfwError:
-        raise
-    except Exception as exc:  # third-party code: attribute the failure
-        raise _fail(comp, f"raised {type(exc).__name__}: {exc} in {method}()", segment) from exc
 
 
 def _failing_line(spec: BleuSpec, lines: Sequence[str]) -> int | None:
@@ -164,7 +148,8 @@ def check_stats(spec: BleuSpec, stats: Any, n: int) -> None:
 def chosen_ref_len(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
     import numpy as np
 
-    ref = _call(spec.brevity_penalty, "choose_ref_len", stats.hyp_len, stats.ref_lens)
+    ref = _call(spec.brevity_penalty, "choose_ref_len", readonly(stats.hyp_len),
+                readonly(stats.ref_lens))
     ref = np.asarray(ref)
     if ref.shape != stats.hyp_len.shape:
         raise _fail(spec.brevity_penalty, f"chose reference lengths of shape {ref.shape}")
@@ -200,34 +185,16 @@ def corpus_counts(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray | Non
     )
 
 
-def _check_smoothed(spec: BleuSpec, sm: Any, segment: int | None) -> Smoothed:
-    comp = spec.smoothing
-    if not isinstance(sm, Smoothed) or len(sm.precisions) != spec.max_order:
-        raise _fail(comp, f"returned {sm!r}; expected Smoothed with {spec.max_order} precisions",
-                    segment)
-    for p in sm.precisions:
-        if not isinstance(p, (int, float, Fraction)) or isinstance(p, bool) or p < 0 or (
-            isinstance(p, float) and not math.isfinite(p)
-        ):
-            raise _fail(comp, f"returned an invalid precision {p!r}", segment)
-    return sm
-
-
 def score_counts(spec: BleuSpec, counts: Counts, nrefs: int | str = 1,
                  segment: int | None = None) -> BleuScore:
     """Score from (corpus or segment) counts: penalty, smoothing, mean."""
-    bp = _call(spec.brevity_penalty, "penalty", counts.hyp_len, counts.ref_len, segment=segment)
-    smoothed = _check_smoothed(spec, _call(spec.smoothing, "smooth", counts, segment=segment),
-                               segment)
+    bp = check_penalty(spec, _call(spec.brevity_penalty, "penalty", counts.hyp_len,
+                                   counts.ref_len, segment=segment), segment)
+    smoothed = check_smoothed(spec, _call(spec.smoothing, "smooth", counts, segment=segment),
+                              segment)
     scores = _call(spec.mean, "combine", smoothed, counts, bp, spec.weights, segment=segment)
     scores = tuple(scores)
-    expected = 1 if spec.weights is None else len(spec.weights)
-    if len(scores) != expected:
-        raise _fail(spec.mean, f"returned {len(scores)} scores for {expected} weight tuples", segment)
-    for s in scores:
-        if not isinstance(s, (int, float)) or isinstance(s, bool) or math.isnan(s) or s < 0 \
-                or math.isinf(s):
-            raise _fail(spec.mean, f"returned an invalid score {s!r}", segment)
+    check_scores(spec, scores, segment)
     return BleuScore(
         score=scores[0],
         scores=scores,

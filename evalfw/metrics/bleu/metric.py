@@ -107,6 +107,13 @@ class Bleu(Metric):
         return self.spec.mean.score_scale
 
     @property
+    def score_range(self) -> tuple[float, float | None]:  # type: ignore[override]
+        """From 0 to what the components allow (:func:`evalfw.metrics.bleu._checks.limits`)."""
+        from evalfw.metrics.bleu._checks import limits
+
+        return 0.0, limits(self.spec)[1]
+
+    @property
     def length_unit(self) -> str:
         """Tokens of its tokenizer (``13a tokens``), what the brevity penalty counts."""
         return self.spec.tokenizer.token_unit

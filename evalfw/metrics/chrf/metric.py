@@ -104,6 +104,8 @@ class Chrf(Metric):
     description = "chrF / chrF++ (character and word n-gram F-score), sacreBLEU 2.6.0 exact"
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
     score_scale: float = 100
+    #: an F-score in percent
+    score_range = (0.0, 100.0)
     # sacreBLEU's flags: --chrf-char-order/-cc, --chrf-word-order/-cw, --chrf-beta (an
     # integer there, so the printed name stays chrF2), --chrf-whitespace, ...
     cli_flags: ClassVar[tuple[MetricFlag, ...]] = (

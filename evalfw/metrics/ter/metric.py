@@ -50,6 +50,8 @@ class Ter(Metric):
     options_schema: ClassVar[Mapping[str, Any]] = OPTIONS_SCHEMA
     higher_is_better: ClassVar[bool] = False
     score_scale: float = 100
+    #: edits per reference word, in percent: more edits than words is possible
+    score_range = (0.0, None)
     #: sacreBLEU's option names: --ter-case-sensitive, --ter-asian-support, ...
     cli_flags: ClassVar[tuple[MetricFlag, ...]] = (
         MetricFlag("case_sensitive"), MetricFlag("asian_support"), MetricFlag("no_punct"),

@@ -107,6 +107,11 @@ class Method1(NltkSmoother):
     method_number = 1
     options_schema = _number_option("epsilon", 0.1, "value added to a zero match count")
 
+    @property
+    def max_precision(self) -> float:
+        """epsilon / l_n with l_n >= 1: above 1 for an epsilon above 1."""
+        return max(1.0, float(self.options["epsilon"]))
+
     def transform(self, p: list[Any], ctx: NltkContext | None) -> list[Any]:
         eps = self.options["epsilon"]
         return [(v.numerator + eps) / v.denominator if v.numerator == 0 else v for v in p]
@@ -150,6 +155,11 @@ class Method4(NltkSmoother):
     method_number = 4
     options_schema = _number_option("k", 5, "NLTK's K (constant of the length scaling)")
 
+
+    @property
+    def max_precision(self) -> None:
+        """No bound: 1 / (2^c K / ln L) over l_n exceeds 1 for a long corpus of short lines."""
+        return None
     def transform(self, p: list[Any], ctx: NltkContext | None) -> list[Any]:
         assert ctx is not None
         length, k = ctx.hyp_len, self.options["k"]
@@ -170,6 +180,11 @@ class Method5(NltkSmoother):
     method_number = 5
     needs_orders = 5
 
+
+    @property
+    def max_precision(self) -> float:
+        """Averages of precisions of at most 1, seeded with p1 + 1: at most (2 + 1 + 1) / 3."""
+        return 4 / 3
     def transform(self, p: list[Any], ctx: NltkContext | None) -> list[Any]:
         assert ctx is not None
         ahead = p + [ctx.order5()]  # a copy: the look-ahead reads pre-averaging values
@@ -191,6 +206,11 @@ class Method6(NltkSmoother):
     needs_orders = 1  # reads the last hypothesis length
     options_schema = _number_option("alpha", 5, "weight of the prior")
 
+
+    @property
+    def max_precision(self) -> None:
+        """No bound: a prior p_{n-1}^2 / p_{n-2} over the last hypothesis's n-grams."""
+        return None
     def smooth(self, counts: Counts) -> Smoothed:
         try:
             return super().smooth(counts)
@@ -227,6 +247,11 @@ class Method7(NltkSmoother):
     needs_orders = 5
     options_schema = Method4.options_schema
 
+
+    @property
+    def max_precision(self) -> None:
+        """No bound: method4, then method5."""
+        return None
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._steps = (Method4(k=self.options["k"]), Method5())
@@ -267,6 +292,17 @@ class NltkMean(Mean):
             if not all(math.isfinite(w) for w in ws):
                 return f"{list(ws)}: every weight must be a finite number"
         return None
+
+    def max_score(self, max_precision: float | None,
+                  weights: Sequence[Sequence[float]] | None) -> float | None:
+        """NLTK takes any finite weights: with a negative one a small precision has no
+        bound; with weights >= 0 of sum s (1 when auto_reweigh may apply) precisions of at
+        most P give at most max(1, P)^s."""
+        if max_precision is None or weights is not None and any(w < 0 for ws in weights
+                                                                for w in ws):
+            return None
+        total = max([1.0, *(math.fsum(ws) for ws in weights or ())])
+        return float(self.score_scale) * float(max(1.0, max_precision) ** total)
 
     def combine(self, smoothed: Smoothed, counts: Counts, bp: float | int,
                 weights: Sequence[Sequence[float]] | None) -> tuple[float | int, ...]:

@@ -90,6 +90,11 @@ class Epsilon(CountSmoother):
     description = "Chen & Cherry (2014) smoothing 1: zero matches -> epsilon"
     options_schema = _options(epsilon=("number", 0.1, "the count given to a zero-match order"))
 
+    @property
+    def max_precision(self) -> float:
+        """epsilon / l_n with l_n >= 1: above 1 for an epsilon above 1."""
+        return max(1.0, float(self.options["epsilon"]))
+
     def counts(self, counts: Counts) -> list[Count]:
         eps = float(self.options["epsilon"])
         return [int(m) if m else eps for m in counts.matches]
@@ -151,6 +156,11 @@ class LengthScaled(CountSmoother):
     description = "Chen & Cherry (2014) smoothing 4: geometric with K / ln(hypothesis length)"
     options_schema = _options(k=("number", 5, "the constant K"))
 
+
+    @property
+    def max_precision(self) -> None:
+        """No bound: (ln len(T) / K)^c may exceed l_n."""
+        return None
     def counts(self, counts: Counts) -> list[Count]:
         return _length_scaled(counts, self.options["k"])
 
@@ -182,6 +192,11 @@ class Neighbours(CountSmoother):
     description = "Chen & Cherry (2014) smoothing 5: average matches with neighbouring orders"
     needs_orders = _LOOKAHEAD_ORDERS
 
+
+    @property
+    def max_precision(self) -> None:
+        """No bound: counts averaged over orders, divided by a later order's l_n."""
+        return None
     def counts(self, counts: Counts) -> list[Count]:
         if not counts.matches:
             return []
@@ -197,6 +212,11 @@ class Interpolated(PaperSmoother):
     description = "Chen & Cherry (2014) smoothing 6: interpolate with a p(n-1)^2/p(n-2) prior"
     options_schema = _options(alpha=("number", 5, "weight of the prior"))
 
+
+    @property
+    def max_precision(self) -> None:
+        """No bound: the prior p_{n-1}^2 / p_{n-2} has none."""
+        return None
     def smooth(self, counts: Counts) -> Smoothed:
         alpha = self.options["alpha"]
         p: list[Precision] = []
@@ -220,6 +240,11 @@ class LengthScaledNeighbours(CountSmoother):
     needs_orders = _LOOKAHEAD_ORDERS
     options_schema = LengthScaled.options_schema
 
+
+    @property
+    def max_precision(self) -> None:
+        """No bound: smoothing 4, then 5."""
+        return None
     def counts(self, counts: Counts) -> list[Count]:
         if not counts.matches:
             return []

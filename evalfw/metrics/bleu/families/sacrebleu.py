@@ -125,6 +125,11 @@ class Floor(_SacreSmoother):
     description = "sacreBLEU: a zero-match order gets value/total (Chen & Cherry method 1)"
     options_schema: ClassVar[dict[str, Any]] = _value_schema(0.1, "numerator for zero-match orders")
 
+    @property
+    def max_precision(self) -> float:
+        """value / total with total >= 1: above 1 for a value above 1."""
+        return max(1.0, float(self.options["value"]))
+
     def _zero(self, n: int, total: int, state: list[float]) -> float:
         return 100.0 * float(self.options["value"]) / total
 

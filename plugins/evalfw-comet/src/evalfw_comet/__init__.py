@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import evalfw
 from evalfw.errors import ConfigError
 from evalfw.metrics.base import SegmentContext
-from evalfw_comet.checkpoint import Checkpoint, resolve
+from evalfw_comet.checkpoint import Checkpoint, quiet_libraries, resolve
 
 __version__ = "0.1.0"
 
@@ -116,10 +116,11 @@ class Comet(evalfw.ModelMetric):
         return super().segment_statistics(hypotheses, references, context)
 
     def load(self, device: str) -> Any:
-        from comet import load_from_checkpoint
+        with quiet_libraries():
+            from comet import load_from_checkpoint
 
-        model = load_from_checkpoint(str(self.checkpoint.path))
-        model.eval()
+            model = load_from_checkpoint(str(self.checkpoint.path))
+            model.eval()
         return model
 
     def predict(self, model: Any, batch: Sequence[evalfw.ModelInput]) -> list[float]:
@@ -137,7 +138,8 @@ class Comet(evalfw.ModelMetric):
         if self.uses_references() and any(not item.references for item in batch):
             raise ConfigError(f"COMET checkpoint {self.checkpoint.name} needs a "
                               "reference for every segment")
-        scores = _predict(model, data, self.options["batch_size"], self.options["device"])
+        with quiet_libraries():
+            scores = _predict(model, data, self.options["batch_size"], self.options["device"])
         return [sum(scores[i] for i in ids) / len(ids) for ids in wanted]
 
 

@@ -14,7 +14,10 @@ scores are cached and recorded by what was run, not by where it lay.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +56,25 @@ def resolve(model: str) -> Checkpoint:
     return Checkpoint(model, path, digest(path), _reference_free(path))
 
 
+#: the libraries under COMET, whose deprecation notices are about their own code, not the user's
+LIBRARIES = r"(comet|torch|torchmetrics|transformers|pytorch_lightning|lightning|" \
+            r"lightning_fabric|huggingface_hub|sentencepiece|pkg_resources|jsonargparse)"
+
+
+@contextlib.contextmanager
+def quiet_libraries() -> Iterator[None]:
+    """Loading and predicting without the notices COMET's libraries print on every command
+    (deprecations, future changes, their own user warnings): they say nothing about the
+    scores, and a user can do nothing about them."""
+    with warnings.catch_warnings():
+        for category in (DeprecationWarning, PendingDeprecationWarning, FutureWarning,
+                         UserWarning):
+            warnings.filterwarnings("ignore", category=category, module=LIBRARIES)
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        yield
+
+
 def _offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
 
@@ -62,7 +84,8 @@ def _from_hub(name: str) -> str:
            "comet's download_model) and pass the downloaded directory, or its "
            "checkpoints/model.ckpt, as the model option")
     try:
-        from comet import download_model
+        with quiet_libraries():
+            from comet import download_model
     except ImportError as exc:
         raise ConfigError(f"COMET model '{name}' is a hub name, and unbabel-comet cannot be "
                           f"imported ({exc}); install unbabel-comet, or {fix}") from exc
@@ -76,9 +99,41 @@ def _from_hub(name: str) -> str:
     try:
         return str(download_model(name))
     except Exception as exc:  # noqa: BLE001 - any failure to fetch is the user's to fix
+        # COMET turns every failure (no network included) into "not supported by COMET":
+        # the hub itself says why
+        why = hub_problem(name)
+        if why is not None:
+            raise ConfigError(f"COMET model '{name}' could not be downloaded: {why}; "
+                              f"{fix}") from exc
         first = (str(exc).splitlines() or [""])[0]
         raise ConfigError(f"COMET model '{name}' could not be downloaded "
                           f"({type(exc).__name__}: {first}); check the name, or {fix}") from exc
+
+
+#: seconds the hub has to answer whether it knows a model
+HUB_TIMEOUT = 10
+
+
+def hub_problem(name: str) -> str | None:
+    """Why the Hugging Face hub cannot give model ``name`` (it cannot be reached, or has no
+    such model), or None when it answers that it has it (or cannot be asked)."""
+    try:
+        from huggingface_hub import model_info
+    except ImportError:
+        return None
+    try:
+        model_info(name, timeout=HUB_TIMEOUT)
+    except Exception as exc:  # noqa: BLE001 - what the hub said, or why it said nothing
+        kind = type(exc).__name__
+        first = " ".join((str(exc).splitlines() or [""])[0].split())[:160]
+        if kind in ("RepositoryNotFoundError", "GatedRepoError", "RevisionNotFoundError"):
+            return f"the Hugging Face hub has no public model '{name}' ({kind}); check the name"
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+        if status is not None:
+            return f"the Hugging Face hub answered HTTP {status} ({first})"
+        return (f"the Hugging Face hub cannot be reached ({kind}: {first}): no network, or a "
+                "proxy or firewall in the way")
+    return None
 
 
 def _reference_free(checkpoint: Path) -> bool:
@@ -101,4 +156,4 @@ def _reference_free(checkpoint: Path) -> bool:
     return isinstance(segments, list) and "ref" not in segments
 
 
-__all__ = ["Checkpoint", "REFERENCE_FREE", "resolve"]
+__all__ = ["Checkpoint", "hub_problem", "quiet_libraries", "REFERENCE_FREE", "resolve"]

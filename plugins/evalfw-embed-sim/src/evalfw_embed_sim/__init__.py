@@ -51,6 +51,10 @@ class EmbedSim(evalfw.ModelMetric):
     model_version = __version__
     #: a cosine: 1 is a perfect score (a metric declaring none gets it inferred from its scores)
     score_scale = 1
+    #: a cosine similarity
+    score_range = (-1.0, 1.0)
+    #: a few hundred trigram lookups per segment: far cheaper than a neural model
+    cost_per_segment = 1e-4
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {

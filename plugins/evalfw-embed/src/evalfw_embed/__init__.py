@@ -30,6 +30,10 @@ class SentenceSim(evalfw.ModelMetric):
     model_name = "sentence-transformers"
     model_version = __version__
     score_scale = 1
+    #: a cosine similarity
+    score_range = (-1.0, 1.0)
+    #: MiniLM on a CPU core: about a hundred segments a second
+    cost_per_segment = 0.01
     #: imported when scoring; ``evalfw plugins`` imports it to report a broken install
     imports = ("sentence_transformers",)
     cli_flags = (evalfw.MetricFlag("model"), evalfw.MetricFlag("batch_size"),
