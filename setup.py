@@ -1,5 +1,6 @@
 """Build hook for the optional compiled kernels: BLEU counting, chrF statistics, TER edits,
-mteval's and intl's punctuation rules (everything else is in pyproject.toml).
+mteval's and intl's punctuation rules and the meta-evaluation's pair loops (everything else is
+in pyproject.toml).
 
 ``optional=True``: when no C compiler is at hand the install still succeeds and evalfw computes
 with numpy or pure Python instead (same numbers, slower); ``evalfw plugins`` says which one is in use.
@@ -59,6 +60,13 @@ setup(
             sources=["evalfw/metrics/ter/_ter.c"],
             optional=True,
             extra_compile_args=["-O3"],
+        ),
+        Extension(
+            "evalfw.analysis.meta._metakernel",
+            sources=["evalfw/analysis/meta/_metakernel.c"],
+            optional=True,
+            # no fused multiply-add: values are rounded step by step as numpy rounds them
+            extra_compile_args=["-O3", "-ffp-contract=off"],
         ),
         Extension(
             "evalfw.tokenizers._mteval_rules",

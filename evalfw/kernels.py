@@ -39,6 +39,8 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("evalfw.metrics.bleu.counting._clipcount", "BLEU n-gram counting", "numpy"),
     Kernel("evalfw.metrics.chrf._chrf", "chrF statistics", "Python"),
     Kernel("evalfw.metrics.ter._ter", "TER edit distance and shifts", "Python"),
+    Kernel("evalfw.analysis.meta._metakernel", "meta-evaluation pair loops and permutation "
+           "trials", "numpy"),
     Kernel("evalfw.tokenizers._mteval_rules", "13a tokenizer rules", "Python"),
     Kernel("evalfw.tokenizers._intl_rules", "intl tokenizer rules", "Python"),
 )

@@ -57,12 +57,22 @@ def draw_mask(rng: np.random.Generator, segments: int, rows: int) -> np.ndarray:
     return rng.integers(2, size=(rows, segments), dtype=bool)
 
 
-def job_rows(segments: int, n: int, parallelism: int, multiple: int = 1) -> int:
+def job_rows(segments: int, n: int, parallelism: int, multiple: int = 1,
+             exact: bool = True) -> int:
     """Rows per job: enough jobs to keep every thread busy, and no more (every task costs a
     few milliseconds on a cluster); a job draws and counts its rows in local blocks
-    (:func:`in_blocks`), so its memory stays that of one."""
+    (:func:`in_blocks`), so its memory stays that of one. Floating-point statistics
+    (``exact`` false) take whole local blocks: a BLAS product's rounding depends on the
+    shape of the block it sums, so the jobs sum in the local run's blocks."""
+    if not exact:
+        return rs.block_rows(segments, multiple)
     want = max(MIN_JOB_ROWS, math.ceil(n / max(1, parallelism * JOBS_PER_THREAD)))
     return max(multiple, multiple * math.ceil(want / multiple))
+
+
+def _exact(rows: Sequence[rs.Columns]) -> bool:
+    """Whether every statistic is an integer (BLAS sums them exactly, in any block shape)."""
+    return all(c.sums.dtype.kind != "f" for c in rows)
 
 
 def in_blocks(rng: np.random.Generator, segments: int, rows: int, draw: Draw,
@@ -186,7 +196,7 @@ def bootstrap_matrix(metric: Metric, columns: Sequence[rs.Columns], n: int,
                      draw: Draw = draw_indices) -> np.ndarray:
     """:func:`evalfw.analysis._default_mode.bootstrap_matrix`, its blocks as jobs."""
     segments = columns[0].segments
-    rows = job_rows(segments, n, executor.parallelism)
+    rows = job_rows(segments, n, executor.parallelism, exact=_exact(columns))
     if getattr(executor, "remote", False):  # the walk draws every index: a worker's task
         starts, end = next(iter(executor.map(walk_job, [(rng.bit_generator.state, segments,
                                                           n, rows, draw)], rng)))
@@ -257,7 +267,8 @@ def ar_exceedances(metric: Metric, pairs: Sequence[tuple[rs.Columns, rs.Columns]
                    ) -> list[int]:
     """:func:`evalfw.analysis._default_mode.ar_exceedances`, its blocks as jobs."""
     segments = pairs[0][0].segments
-    rows = job_rows(segments, n, executor.parallelism, multiple=32)
+    rows = job_rows(segments, n, executor.parallelism, multiple=32,
+                    exact=_exact([c for pair in pairs for c in pair]))
     starts = walk(rng, segments, n, rows, draw_mask)
     counts = [0] * len(pairs)
     work = ArWork(metric, list(pairs), list(observed), rng)

@@ -24,6 +24,7 @@ COMMANDS = (
     "schema",
     "show",
     "verify",
+    "meta",
     "runs",
     "compare",
     "plugins",

@@ -134,8 +134,12 @@ class BLEU(SacreMetric):
 
     def _index(self, references: Sequence[Sequence[str | None]]) -> ReferenceIndex:
         index = engine.index_references(self._spec, references)
-        per_seg = {sum(stream[i] is not None for stream in references)
-                   for i in range(index.segments)}
+        counted = [sum(stream[i] is not None for stream in references)
+                   for i in range(index.segments)]
+        if 0 in counted:  # sacreBLEU fails on it with a TypeError: the same type, said plainly
+            raise TypeError(f"BLEU: segment {counted.index(0) + 1} has no reference (every "
+                            "reference stream holds None there)")
+        per_seg = set(counted)
         self.num_refs = per_seg.pop() if len(per_seg) == 1 else -1
         return index
 

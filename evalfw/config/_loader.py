@@ -26,7 +26,9 @@ from evalfw.config._yamlload import parse_yaml, read_config_text
 from evalfw.config.model import (
     DEFAULT_METRIC,
     ExperimentConfig,
+    JudgementConfig,
     MetricConfig,
+    MqmTexts,
     TestSetConfig,
     config_sha256,
     frozen,
@@ -155,6 +157,7 @@ def validate_config(
         system_labels=frozen(data.get("system_labels", {})),
         checks=tuple(_choice(c) for c in checks), on_flag=data["on_flag"],
         bucket_labels=bucket_labels,
+        meta_evaluation=frozen(data.get("meta_evaluation", {})),
     )
     return config, host
 
@@ -252,6 +255,12 @@ def _metric(metric: Mapping[str, Any]) -> MetricConfig:
 
 def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> TestSetConfig:
     what = f"test set '{ts['name']}'"
+    if "mqm" in ts:
+        return _mqm_test_set(ts, path, paths, what)
+    for key in ("references", "systems"):
+        if key not in ts:
+            raise paths.loc.error(path, f"{what} has no {key}; give references and systems "
+                                        "(files), or mqm (an MQM file holding the texts)")
     source = None
     if "source" in ts:
         source = paths.files(ts["source"], (*path, "source"), f"the source of {what}")
@@ -282,24 +291,127 @@ def _test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver) -> Test
                 + (f"; missing: {', '.join(missing)}" if missing else "")
                 + (f"; not a system: {', '.join(extra)}" if extra else "")))
         scores.append((name, block.get("column"), tuple((s, files[s]) for s in systems)))
-    documents = None
+    judgements = _judgements(ts, path, paths, what, ())
+    human = _human_systems(ts, path, paths, what, list(systems))
+    documents = _documents(ts, path, paths, what)
+    return TestSetConfig(
+        name=ts["name"], langs=ts["langs"], source=source[0] if source else None,
+        references=tuple(references), systems=tuple(systems.items()),
+        tokenizer=copy.deepcopy(ts.get("tokenizer")), segment_scores=tuple(scores),
+        documents=documents, strata=ts.get("strata"),
+        judgements=judgements, human_systems=human,
+    )
+
+
+def _documents(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver,
+               what: str) -> Path | None:
+    """The test set's documents file, if it names one."""
     if "documents" in ts:
         found = paths.files(ts["documents"], (*path, "documents"), f"the documents of {what}")
         if len(found) != 1:
             raise paths.loc.error((*path, "documents"), (
                 f"the pattern {ts['documents']!r} matches {len(found)} files; a test set has "
                 "one documents file"))
-        documents = found[0]
-    elif "strata" in ts:
+        return found[0]
+    if "strata" in ts:
         raise paths.loc.error((*path, "strata"), (
             f"strata are a column of the documents file, and {what} names none; add "
             "documents: FILE (a TSV with doc_id and this column)"))
+    return None
+
+
+def _one_file(text: str, where: KeyPath, paths: PathResolver, what: str) -> Path:
+    found = paths.files(text, where, what)
+    if len(found) != 1:
+        raise paths.loc.error(where, f"{text!r} matches {len(found)} files; {what} is one file")
+    return found[0]
+
+
+def _mqm_test_set(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver,
+                  what: str) -> TestSetConfig:
+    """A test set whose texts are an MQM file's (``mqm:``)."""
+    from evalfw.errors import InputError
+    from evalfw.io.judgements import mqm_systems
+
+    for key in ("references", "systems", "source", "segment_scores"):
+        if key in ts:
+            raise paths.loc.error((*path, key), (
+                f"{what} takes its texts from its MQM file (mqm); remove {key} (or mqm)"))
+    block = ts["mqm"]
+    where = (*path, "mqm")
+    file = _one_file(block["file"], (*where, "file"), paths, f"the MQM file of {what}")
+    names = block.get("names")
+    try:
+        found = mqm_systems(file, names)
+    except InputError as exc:
+        raise paths.loc.error((*where, "file"), str(exc)) from None
+    reference = block["reference"]
+    if reference not in found:
+        raise paths.loc.error((*where, "reference"), (
+            f"system '{reference}' is not in {file}{suggest(reference, list(found))}; its "
+            f"systems are: {', '.join(found)}"))
+    chosen = block.get("systems") or [s for s in found if s != reference]
+    for k, name in enumerate(chosen):
+        if name not in found or name == reference:
+            why = "is the reference" if name == reference else \
+                f"is not in {file}{suggest(name, list(found))}"
+            raise paths.loc.error((*where, "systems", k), f"system '{name}' {why}")
+    name = block.get("judgements", "mqm")
+    own = JudgementConfig(name, "mqm", file, frozen({"weights": block.get("weights"),
+                                                     "names": names}), False, "MQM points")
     return TestSetConfig(
-        name=ts["name"], langs=ts["langs"], source=source[0] if source else None,
-        references=tuple(references), systems=tuple(systems.items()),
-        tokenizer=copy.deepcopy(ts.get("tokenizer")), segment_scores=tuple(scores),
-        documents=documents, strata=ts.get("strata"),
-    )
+        name=ts["name"], langs=ts["langs"], source=file, references=(file,),
+        systems=tuple((s, file) for s in chosen), tokenizer=copy.deepcopy(ts.get("tokenizer")),
+        documents=_documents(ts, path, paths, what), strata=ts.get("strata"),
+        mqm=MqmTexts(file, reference, name),
+        judgements=_judgements(ts, path, paths, what, (own,)),
+        human_systems=_human_systems(ts, path, paths, what, chosen))
+
+
+#: options of a judgements block that the reader takes, by format
+_READ_OPTIONS = {"mqm": ("weights", "names"),
+                 "segments": ("names", "delimiter", "header", "system", "segment", "score",
+                              "missing"),
+                 "systems": ("names", "delimiter", "header", "system", "score", "missing")}
+
+
+def _judgements(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver, what: str,
+                own: tuple[JudgementConfig, ...]) -> tuple[JudgementConfig, ...]:
+    out = list(own)
+    for name, block in ts.get("human", {}).items():
+        where = (*path, "human", name)
+        if any(j.name == name for j in out):
+            raise paths.loc.error(where, f"judgements '{name}' are the MQM file's of {what}; "
+                                         "give these another name")
+        fmt = block["format"]
+        unknown = [k for k in block if k not in ("format", "file", "higher_is_better", "unit",
+                                                 *_READ_OPTIONS[fmt])]
+        if unknown:
+            raise paths.loc.error((*where, unknown[0]), (
+                f"'{unknown[0]}' is not an option of {fmt} judgements; they take: "
+                f"{', '.join(('file', 'unit', *_READ_OPTIONS[fmt]))}"))
+        file = _one_file(block["file"], (*where, "file"), paths, f"judgements '{name}'")
+        options = {k: copy.deepcopy(block[k]) for k in _READ_OPTIONS[fmt] if k in block}
+        if fmt == "mqm":
+            if block.get("higher_is_better", False):
+                raise paths.loc.error((*where, "higher_is_better"), (
+                    "MQM points count errors: lower is better; remove higher_is_better"))
+            out.append(JudgementConfig(name, fmt, file, frozen(options), False,
+                                       block.get("unit", "MQM points")))
+        else:
+            out.append(JudgementConfig(name, fmt, file, frozen(options),
+                                       bool(block.get("higher_is_better", True)),
+                                       block.get("unit", "human score")))
+    return tuple(out)
+
+
+def _human_systems(ts: Mapping[str, Any], path: KeyPath, paths: PathResolver, what: str,
+                   systems: list[str]) -> tuple[str, ...]:
+    for k, name in enumerate(ts.get("human_systems", ())):
+        if name not in systems:
+            raise paths.loc.error((*path, "human_systems", k), (
+                f"'{name}' is not a system of {what}{suggest(name, systems)}"))
+    return tuple(ts.get("human_systems", ()))
 
 
 def _named_files(spec: Mapping[str, str], path: KeyPath, paths: PathResolver, what: str,

@@ -41,6 +41,34 @@ def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 @dataclass(frozen=True)
+class JudgementConfig:
+    """Human judgements of a test set's systems: an MQM file or a score table (per segment or
+    per system), read by :mod:`evalfw.io.judgements` with ``options`` (weights, names,
+    delimiter, columns, ...)."""
+
+    name: str
+    format: str  # mqm | segments | systems
+    file: Path
+    options: Mapping[str, Any]
+    higher_is_better: bool
+    unit: str
+
+    @property
+    def per_segment(self) -> bool:
+        return self.format != "systems"
+
+
+@dataclass(frozen=True)
+class MqmTexts:
+    """A test set whose texts come from an MQM file: the target of system ``reference`` is the
+    reference; the other systems are scored."""
+
+    file: Path
+    reference: str
+    judgements: str
+
+
+@dataclass(frozen=True)
 class TestSetConfig:
     """One test set: references, systems and an optional default tokenizer."""
 
@@ -59,6 +87,15 @@ class TestSetConfig:
     documents: Path | None = None
     #: the documents TSV's column whose value groups documents into strata
     strata: str | None = None
+    #: texts from an MQM file (then source, references and systems all name that file)
+    mqm: MqmTexts | None = None
+    #: human judgements, by name
+    judgements: tuple[JudgementConfig, ...] = ()
+    #: systems that are human translations
+    human_systems: tuple[str, ...] = ()
+
+    def judgement(self, name: str) -> JudgementConfig | None:
+        return next((j for j in self.judgements if j.name == name), None)
 
     @property
     def source_lang(self) -> str:
@@ -92,10 +129,17 @@ class MetricConfig:
         that takes a ``tokenizer`` option (``cls``'s schema) unless the metric chooses one
         itself (a test set's tokenizer is more specific than a preset's)."""
         opts = dict(self.options)
-        takes = cls is None or "tokenizer" in dict(cls.options_schema).get("properties", {})
+        properties = dict(cls.options_schema).get("properties", {}) if cls is not None else {}
+        takes = cls is None or "tokenizer" in properties
         if test_set is not None and test_set.tokenizer is not None and takes \
                 and "tokenizer" not in opts:
             opts["tokenizer"] = test_set.tokenizer
+        if test_set is not None and "judgements" in properties:
+            # a metric of human judgements takes their direction and unit from the test set
+            found = test_set.judgement(str(opts.get("judgements", "mqm")))
+            if found is not None:
+                opts.setdefault("higher_is_better", found.higher_is_better)
+                opts.setdefault("unit", found.unit)
         return opts
 
 
@@ -127,6 +171,8 @@ class ExperimentConfig:
     on_flag: str = "keep"
     #: ``significance.buckets.file`` resolved: per-segment labels for label buckets
     bucket_labels: Path | None = None
+    #: the ``meta_evaluation:`` block (empty: none)
+    meta_evaluation: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def experiment_dir(self) -> Path:
@@ -142,5 +188,5 @@ class ExperimentConfig:
 
 __all__ = [
     "canonical_json", "config_sha256", "DEFAULT_METRIC", "ENTRY_KEYS", "ExperimentConfig",
-    "frozen", "MetricConfig", "TestSetConfig",
+    "frozen", "JudgementConfig", "MetricConfig", "MqmTexts", "TestSetConfig",
 ]

@@ -39,6 +39,7 @@ BUILTIN_PLUGINS = (
     "evalfw.metrics.chrf.plugin",
     "evalfw.metrics.ter.plugin",
     "evalfw.metrics.segment_scores",
+    "evalfw.metrics.human",
     "evalfw.tokenizers.plugin",
     "evalfw.metrics.bleu.counting.clipped",
     "evalfw.metrics.bleu.families.brevity",

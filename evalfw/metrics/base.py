@@ -93,6 +93,8 @@ class SegmentContext:
     #: precomputed per-segment scores of this system (float64, one per segment), by the name the
     #: test set gives them
     scores: Mapping[str, np.ndarray] = field(default_factory=dict)
+    #: human judgements of this system's segments by name (None: segment not judged)
+    judgements: Mapping[str, Sequence[float | None]] = field(default_factory=dict)
 
     def readonly_view(self) -> SegmentContext:
         """The context as plugin code gets it: source and scores it cannot change."""

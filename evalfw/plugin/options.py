@@ -9,6 +9,7 @@ that are not plain scalars) goes to jsonschema itself, so both paths always agre
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -47,6 +48,10 @@ def resolve_options(cls: type[Any], options: dict[str, Any]) -> dict[str, Any]:
     if found is not None:
         where, message = found
         raise ConfigError(f"{cls.kind} '{cls.name}' option {where}: {message}")
+    for key, value in resolved.items():  # JSON has no inf or NaN: a schema's number is finite
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{cls.kind} '{cls.name}' option {key}: {value!r} is not a finite "
+                              "number")
     return resolved
 
 

@@ -31,7 +31,8 @@ V1_ARRAYS = ("hyp_len", "ref_lens", "matches", "totals")
 
 
 def expected_arrays(record: Mapping[str, Any]) -> dict[str, tuple[int, tuple[int, ...]]]:
-    """Array name -> (rows, allowed numbers of dimensions) for every array the record names."""
+    """Array name -> (rows, allowed numbers of dimensions) for every array the record names
+    (statistics cells, sentence scores, human judgements)."""
     rows = {ts["name"]: int(ts["segments"]) for ts in record["test_sets"]}
     v1 = record["segments"].get("format") == "npz-1"
     out: dict[str, tuple[int, tuple[int, ...]]] = {}
@@ -47,6 +48,14 @@ def expected_arrays(record: Mapping[str, Any]) -> dict[str, tuple[int, tuple[int
             out[r["segments"]] = (n, (2,))
         if "sentence_scores" in r:
             out[r["sentence_scores"]] = (n, (1,))
+    for j in record.get("judgements", ()):  # human judgements: [score, judged] rows
+        n = rows.get(j["test_set"])
+        if n is None:
+            raise RecordError(f"judgements '{j['name']}' name a test set the record does not "
+                              "have")
+        for system in j["systems"]:
+            if "segments" in system:
+                out[system["segments"]] = (n, (2,))
     return out
 
 

@@ -14,7 +14,9 @@ any external load should one ever slip in. The page holds:
 4. the drill-down: each system's worst segments against the baseline, with source,
    references and both hypotheses (texts stored in the record at run time,
    :mod:`evalfw.reports._html_drilldown`), flagged segments marked;
-5. provenance: command, config, seed, environment, plugins, inputs with sha256, signatures.
+5. with a meta-evaluation, how each metric agrees with the human judgements
+   (:mod:`evalfw.reports._html_meta`);
+6. provenance: command, config, seed, environment, plugins, inputs with sha256, signatures.
 
 A system has one colour in every chart. Numbers get the decimals of their metric's scale.
 The page fits any screen width, and chart text stays readable at every width (see
@@ -35,6 +37,7 @@ from evalfw.reports._grid import Grid
 from evalfw.reports._html_analysis import analysis_section
 from evalfw.reports._html_checks import checks_section, line_flags
 from evalfw.reports._html_drilldown import drilldown
+from evalfw.reports._html_meta import meta_section
 from evalfw.reports._html_results import results_table
 from evalfw.reports._html_style import STYLE
 from evalfw.reports._svg import system_colours
@@ -62,6 +65,10 @@ def render(record: Mapping[str, Any]) -> str:
                  analysis_section(sig, colours),
                  '<h2 id="drilldown">Worst segments against the baseline</h2>',
                  drilldown(sig.section.get("drilldown", []), sig.scales, line_flags(record))]
+    meta = meta_section(record)
+    if meta:
+        nav.append('<a href="#meta">Agreement with humans</a>')
+        body += ['<h2 id="meta">Agreement with human judgements (meta-evaluation)</h2>', meta]
     nav.append('<a href="#provenance">Provenance</a>')
     body += ['<h2 id="provenance">Provenance and signatures</h2>', parts.provenance(record)]
     return "\n".join([

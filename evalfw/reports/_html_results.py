@@ -104,7 +104,10 @@ def results_table(record: Mapping[str, Any], sig: Significance) -> str:
         body = "<div class=\"sets\">" + "".join(wide(p) for p in parts) + "</div>"
     else:
         body = wide(table)
-    notes = "".join(f"<p class=\"legend\">{escape(line)}</p>" for line in legend(sig))
+    from evalfw.reports._meta import units
+
+    notes = "".join(f"<p class=\"legend\">{escape(line)}</p>"
+                    for line in [*units(record), *legend(sig)])
     return body + notes
 
 

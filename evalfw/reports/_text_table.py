@@ -100,6 +100,9 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
         body = [r for r, s in zip(rows, grid.systems) if s in present]
         out += ["", *ruled([[h[i] for i in keep] for h in (head1, head2)],
                            [[r[i] for i in keep] for r in body])]
+    from evalfw.reports._meta import units
+
+    out += ["", *_wrap(units(record), width)] if units(record) else []
     checked = _checks.summary(record)
     if checked:
         out += ["", *_wrap(checked, width)]
@@ -113,6 +116,9 @@ def render_table(record: Mapping[str, Any], decimals: int | None,
             out += ["", *_wrap([caption], width)]
             out += _blocks(head, body, width, left=2)
         out += ["", *_wrap(legend(sig), width)]
+    from evalfw.reports import _meta_text
+
+    out += _meta_text.render(record, width)
     out += ["", "Signatures:"]
     out += _wrap([f"  {spec['test_set']} {spec['metric']}: "
                   f"{spec.get('sacrebleu_signature') or spec['signature']}"

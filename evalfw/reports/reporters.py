@@ -62,7 +62,8 @@ class JsonReporter(Reporter):
         import json
 
         keep = ("experiment", "version", "created", "specs", "results", "warnings",
-                "significance")  # present when the config asked for significance tests
+                "significance",  # present when the config asked for significance tests
+                "judgements", "meta_evaluation")  # human judgements and the meta-evaluation
         return json.dumps({k: record[k] for k in keep if k in record}, indent=1,
                           ensure_ascii=False) + "\n"
 

@@ -55,6 +55,8 @@ def _recorded(ts: TestSetConfig, ev: Evaluation) -> dict[str, str]:
 
 
 def _texts(ts: TestSetConfig, ev: Evaluation) -> dict[str, Any]:
+    if ts.name in ev.derived:  # a test set built from an MQM file: its texts as read
+        return ev.derived[ts.name]
     recorded = _recorded(ts, ev)
     return {
         "source": _lines(ts.source, recorded) if ts.source is not None else None,
@@ -66,9 +68,12 @@ def _texts(ts: TestSetConfig, ev: Evaluation) -> dict[str, Any]:
 def text_lengths(ts: TestSetConfig, ev: Evaluation, baseline: str) -> SegmentLengths:
     """Whitespace-separated words of the baseline's hypotheses and of the first reference:
     the lengths buckets use for a metric that reports none."""
-    recorded = _recorded(ts, ev)
-    hyp = _lines(dict(ts.systems)[baseline], recorded)
-    ref = _lines(ts.references[0], recorded)
+    if ts.name in ev.derived:
+        hyp, ref = ev.derived[ts.name]["systems"][baseline], ev.derived[ts.name]["references"][0]
+    else:
+        recorded = _recorded(ts, ev)
+        hyp = _lines(dict(ts.systems)[baseline], recorded)
+        ref = _lines(ts.references[0], recorded)
     kept = ev.segment_numbers(ts.name, len(ref))  # the segments the statistics are of
     return SegmentLengths(np.array([len(hyp[i].split()) for i in kept], dtype=np.int64),
                           np.array([len(ref[i].split()) for i in kept], dtype=np.int64))

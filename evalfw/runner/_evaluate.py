@@ -29,6 +29,9 @@ from evalfw.runner import cache as stats_cache
 from evalfw.runner._checks import build_checks, excluded_lines, run_checks
 from evalfw.runner._conclusions import Conclusions
 from evalfw.runner._jobs import TestSetWork, check_alike, resources_of, run_jobs
+from evalfw.runner._judgements import Judged, id_ranges, mqm_texts, read_judgements
+from evalfw.runner._judgements import digest as judgements_digest
+from evalfw.runner._judgements import rows as judgement_rows
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,6 +69,15 @@ class Evaluation:
     conclusions: dict[str, Conclusions] = field(default_factory=dict)
     #: test set -> its documents file as read (test sets that name one)
     documents: dict[str, LabelTable] = field(default_factory=dict)
+    #: the record's judgements section (human scores of the test sets)
+    judgements: list[dict[str, Any]] = field(default_factory=list)
+    #: the texts of test sets built from MQM files: test set -> role -> lines
+    derived: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def add_judgement(self, rows: np.ndarray) -> str:
+        key = f"j{sum(1 for k in self.arrays if k.startswith('j'))}"
+        self.arrays[key] = rows
+        return key
 
     def add_cell(self, test_set: str, system: str, stats: np.ndarray) -> str:
         key = f"c{len(self.cells)}"
@@ -132,19 +144,28 @@ class TestSetInputs:
     source: TextFile | None
     #: per system: scores name -> the system's score file
     scores: list[dict[str, ScoreFile]]
+    #: the test set's human judgements
+    judged: list[Judged] = field(default_factory=list)
+    #: the systems' names
+    names: list[str] = field(default_factory=list)
 
     def context(self, ts: TestSetConfig, system: int) -> SegmentContext:
         """What a metric that wants context knows about system ``system``'s segments."""
+        name = ts.systems[system][0]
         return SegmentContext(
-            test_set=ts.name, system=ts.systems[system][0], langs=ts.langs,
+            test_set=ts.name, system=name, langs=ts.langs,
             source=self.source.lines if self.source else None,
-            scores={name: f.scores for name, f in self.scores[system].items()})
+            scores={n: f.scores for n, f in self.scores[system].items()},
+            judgements={j.config.name: j.segments[name] for j in self.judged
+                        if j.segments is not None and name in j.segments})
 
     def context_digest(self, system: int) -> str:
-        """What the context adds to a cache key: the source's and score files' sha256."""
+        """What the context adds to a cache key: the source's and score files' sha256, and
+        the system's judgements."""
         parts = [self.source.sha256 if self.source else "",
                  *(f"{n}:{f.sha256}" for n, f in sorted(self.scores[system].items()))]
-        return "|".join(parts)
+        judged = judgements_digest(self.judged, self.names[system]) if self.judged else ""
+        return "|".join(parts + ([judged] if judged else []))
 
 
 def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
@@ -155,20 +176,31 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
     if dup is not None:
         raise InputError(f"test set '{ts.name}': system name '{dup}' is given twice; "
                          "system names must be unique")
-    refs = [read_segments(p) for p in ts.references]
-    source = read_segments(ts.source) if ts.source is not None else None
-    systems = [read_segments(p, check_tokenized=True) for _, p in ts.systems]
-    check_same_length([*refs, *([source] if source else []), *systems],
-                      f"test set '{ts.name}'")
-    roles = [*(("reference", f, None) for f in refs),
-             *((("source", source, None),) if source else ()),
-             *(("system", f, n) for f, n in zip(systems, names))]
-    for role, f, system in roles:
-        entry = {**f.facts(), "role": role, "test_set": ts.name}
-        if system is not None:
-            entry["system"] = system
-        ev.inputs.append(entry)
-        ev.warnings.extend(f.warnings)
+    mqm = None
+    segment_ids = None
+    source: TextFile | None
+    if ts.mqm is not None:  # the texts of an MQM file
+        mqm, source, reference, systems = mqm_texts(ts)
+        refs: list[TextFile] = [reference]
+        segment_ids = mqm.segment_ids
+        ev.inputs.append({**mqm.read.facts(), "role": "mqm", "test_set": ts.name})
+        ev.derived[ts.name] = {"source": source.lines, "references": [reference.lines],
+                               "systems": {n: f.lines for n, f in zip(names, systems)}}
+    else:
+        refs = [read_segments(p) for p in ts.references]
+        source = read_segments(ts.source) if ts.source is not None else None
+        systems = [read_segments(p, check_tokenized=True) for _, p in ts.systems]
+        check_same_length([*refs, *([source] if source else []), *systems],
+                          f"test set '{ts.name}'")
+        roles = [*(("reference", f, None) for f in refs),
+                 *((("source", source, None),) if source else ()),
+                 *(("system", f, n) for f, n in zip(systems, names))]
+        for role, f, system in roles:
+            entry = {**f.facts(), "role": role, "test_set": ts.name}
+            if system is not None:
+                entry["system"] = system
+            ev.inputs.append(entry)
+            ev.warnings.extend(f.warnings)
     segments = len(refs[0].lines)
     scores: list[dict[str, ScoreFile]] = [{} for _ in systems]
     for name, column, files in ts.segment_scores:
@@ -177,6 +209,14 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
             scores[s][name] = found
             ev.inputs.append({**found.facts(), "role": "scores", "test_set": ts.name,
                               "system": system, "scores": name})
+    judged = read_judgements(ts, segment_ids, segments, mqm)
+    for j in judged:
+        ev.inputs.append({**j.facts, "role": "judgements", "test_set": ts.name,
+                          "judgements": j.config.name})
+        for entry in j.entry["systems"]:
+            if j.segments is not None:
+                entry["segments"] = ev.add_judgement(judgement_rows(j.segments[entry["system"]]))
+        ev.judgements.append(j.entry)
     extra: dict[str, Any] = {}
     if ts.documents is not None:
         what = f"the documents of test set '{ts.name}'"
@@ -188,14 +228,19 @@ def _read_test_set(ts: TestSetConfig, ev: Evaluation) -> TestSetInputs:
         ev.inputs.append({**table.facts(), "role": "documents", "test_set": ts.name})
         extra = {"documents": table.path,
                  **({"strata": ts.strata} if ts.strata is not None else {})}
+    if ts.mqm is not None and segment_ids is not None:
+        extra["mqm"] = {"file": mqm.read.path if mqm else str(ts.mqm.file),
+                        "reference": ts.mqm.reference, "segment_ids": id_ranges(segment_ids)}
+    if ts.human_systems:
+        extra["human_systems"] = list(ts.human_systems)
     ev.test_sets.append({
-        "name": ts.name, "langs": ts.langs, "segments": len(refs[0].lines),
+        "name": ts.name, "langs": ts.langs, "segments": segments,
         "source": source.path if source else None, "references": [f.path for f in refs],
         "systems": [{"name": n, "path": f.path} for n, f in zip(names, systems)],
         **({"tokenizer": ts.tokenizer} if ts.tokenizer is not None else {}),
         **extra,
     })
-    return TestSetInputs(refs, systems, source, scores)
+    return TestSetInputs(refs, systems, source, scores, judged, names)
 
 
 @dataclass
@@ -244,7 +289,8 @@ def start_test_set(cfg: ExperimentConfig, ts: TestSetConfig, metrics: dict[str, 
                        [f.lines for f in refs], "|".join(f.sha256 for f in refs),
                        [(os.path.abspath(p), f.sha256) for (_, p), f in zip(ts.systems, systems)],
                        [(os.path.abspath(p), f.sha256) for p, f in zip(ts.references, refs)],
-                       bool(getattr(executor, "shared_fs", False)))
+                       # an MQM test set's texts are not files of their own: they travel
+                       bool(getattr(executor, "shared_fs", False)) and ts.mqm is None)
     # serially, each preparation once, here; a pool's workers prepare what they need
     # themselves (a kept pool gets the work pickled, without preparations), off the client
     if not executor.remote and executor.parallelism < 2:

@@ -75,11 +75,12 @@ def config_files(cfg: ExperimentConfig) -> list[tuple[Path, str]]:
         out += [(p, f"system '{s}' of {where}") for s, p in ts.systems]
         for name, _column, files in ts.segment_scores:
             out += [(p, f"scores '{name}' of system '{s}' of {where}") for s, p in files]
+        out += [(j.file, f"judgements '{j.name}' of {where}") for j in ts.judgements]
         if ts.documents is not None:
             out.append((ts.documents, f"the documents of {where}"))
     if cfg.bucket_labels is not None:
         out.append((cfg.bucket_labels, "the bucket labels (significance.buckets.file)"))
-    return out
+    return list(dict.fromkeys(out))  # an MQM file holds every text of its test set
 
 
 def check_config_files(cfg: ExperimentConfig, trust: Trust) -> None:

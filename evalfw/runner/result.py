@@ -12,6 +12,8 @@ and every existing use keep working) and adds:
   the same in Jupyter and in a plain page, :mod:`evalfw.reports._notebook`);
 - :meth:`~RunResult.sentence_scores`: every segment's score of a metric;
 - :attr:`~RunResult.significance`: the significance tables (intervals, paired tests, buckets);
+- :attr:`~RunResult.meta_evaluation`: how each metric agrees with the human judgements, with
+  its own ``to_pandas()``;
 - :attr:`~RunResult.path`: the stored version directory.
 
 :func:`load_run` opens a stored version as the same type without recomputing anything: its
@@ -61,6 +63,15 @@ class RunResult(dict[str, Any]):
     def path(self) -> Path | None:
         """The version directory the run was stored in (``None`` when not stored)."""
         return self._path
+
+    @property
+    def meta_evaluation(self) -> Any:
+        """The meta-evaluation (:class:`evalfw.runner.meta.MetaEvaluation`: the record's
+        section, with ``to_pandas()``), or None without a ``meta_evaluation`` block."""
+        from evalfw.runner.meta import MetaEvaluation
+
+        section = self.get("meta_evaluation")
+        return MetaEvaluation(section) if section else None
 
     @property
     def significance(self) -> list[dict[str, Any]]:

@@ -120,6 +120,7 @@ def build_record(cfg: ExperimentConfig, host: PluginHost, ev: Evaluation, segmen
         "results": ev.results,
         "warnings": [w.to_json() for w in ev.warnings],
         "checks": checks_section(cfg, ev.checks, ev.flags),
+        **({"judgements": ev.judgements} if ev.judgements else {}),
         "segments": {"file": SEGMENTS_FILE, "sha256": hashlib.sha256(segments).hexdigest(),
                      "format": SEGMENTS_FORMAT, "cells": ev.cells},
     }
@@ -146,6 +147,9 @@ def metric_entry(cfg: ExperimentConfig, ev: Evaluation, m: MetricConfig) -> dict
              "length_unit": " or ".join(dict.fromkeys(b.length_unit for b in built))}
     if built[0].score_scale is None:
         entry["score_scale_inferred"] = True
+    unit = getattr(built[0], "unit", None)
+    if isinstance(unit, str):
+        entry["unit"] = unit
     if m.label is not None:
         entry["label"] = m.label
     return entry
@@ -158,7 +162,12 @@ def report_files(host: PluginHost, cfg: ExperimentConfig) -> Any:
                  if r.writes_file]
 
     def render(record: Mapping[str, Any]) -> dict[str, str]:
-        return {f"report-{r.name}.{r.extension}": r.text(record) for r in reporters}
+        files = {f"report-{r.name}.{r.extension}": r.text(record) for r in reporters}
+        if record.get("meta_evaluation") and any(r.name == "csv" for r in reporters):
+            from evalfw.reports._meta import csv_text
+
+            files["meta-evaluation.csv"] = csv_text(record["meta_evaluation"])
+        return files
 
     return render
 
@@ -222,7 +231,10 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         make_portable(host)  # jobs on a cluster carry metrics
         render = report_files(host, cfg)  # unknown reporters fail before scoring
         plan = significance.prepare(cfg, host)  # so does a bad significance block
-        stages.count = 4 if plan else 3
+        from evalfw.runner import meta as meta_evaluation
+
+        meta = meta_evaluation.prepare(cfg)  # and a bad meta_evaluation block
+        stages.count = (4 if plan else 3) + (1 if meta else 0)
         # before anything is scored: resamples that cannot reach alpha make the run pointless
         note = significance.planned_warning(plan, cfg) if plan else None
         if note:
@@ -268,6 +280,12 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
                 # once per run: the bucket tests' warning only when none was given yet
                 analysis = tables.finish(ev, None if note else lambda text: warn(progress, text))
                 st.detail = f"{len(analysis.section['tables'])} table(s)"
+    meta_section = None
+    if meta:
+        with stages.stage("meta-evaluation") as st:
+            meta_section = meta_evaluation.meta_section(cfg, ev, meta, ev.results)
+            st.detail = (f"{len(meta_section['tables'])} test set(s), "
+                         f"{len(meta['metrics'])} metric(s) against '{meta['human']}'")
     from evalfw.plugin.guard import check_threads
 
     check_threads()  # before storing: a thread plugin code left running fails the run
@@ -277,6 +295,8 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
         if analysis is not None:
             record["significance"] = plain(analysis.section)
             render = significance.with_files(render, analysis.files)
+        if meta_section is not None:
+            record["meta_evaluation"] = plain(meta_section)
         path = write_version(cfg.output_dir, cfg.experiment, record, segments, render) \
             if store else None
         st.detail = f"{len(cfg.reports)} report(s)" if store else ""

@@ -86,6 +86,12 @@ def validate(config: Any, overrides: Iterable[str | Override] = (), *,
         checked.append(f"significance: baseline '{s.baseline}' is a system of every test set; "
                        f"analysed metrics: {', '.join(plan.metrics)}"
                        + (f"; bucketer {plan.bucketer.name}" if plan.bucketer else ""))
+    from evalfw.runner.meta import prepare as meta_prepare
+
+    meta = meta_prepare(cfg)
+    if meta is not None:
+        checked.append(f"meta_evaluation: metrics {', '.join(meta['metrics'])} against "
+                       f"judgements '{meta['human']}' ({', '.join(meta['levels'])} level)")
     # the output place: inside output_dir, not through a link (raises when it is not)
     experiment_dir(cfg.output_dir, cfg.experiment)
     segments, warnings = {}, []
@@ -99,8 +105,14 @@ def validate(config: Any, overrides: Iterable[str | Override] = (), *,
                  _plural(len(inputs.systems), "system")]
         if ts.segment_scores:
             parts.append(_plural(len(ts.segment_scores) * len(ts.systems), "score file"))
-        checked.append(f"test set '{ts.name}': {segments[ts.name]} lines in each file "
+        what = f"segments of {ts.mqm.file.name}" if ts.mqm is not None else "lines in each file"
+        checked.append(f"test set '{ts.name}': {segments[ts.name]} {what} "
                        f"({', '.join(parts)}), UTF-8 text")
+        for j in ev.judgements:
+            judged = sum(s.get("judged", 1) for s in j["systems"])
+            checked.append(f"test set '{ts.name}': judgements '{j['name']}' ({j['format']}) of "
+                           f"{_plural(len(j['systems']), 'system')}"
+                           + (f", {judged} judged segments" if j["format"] != "systems" else ""))
     not_checked = ["no segment is scored: a metric or model failing on these texts shows "
                    "only in `evalfw run`",
                    f"whether {cfg.output_dir} is writable (nothing is written)"]

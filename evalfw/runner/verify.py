@@ -391,6 +391,11 @@ def verify_stored(stored: StoredRun, *, host: PluginHost | None = None,
     verdict.problems.extend(compare_checks(record, new))
     compare_segments(stored, old_arrays, outcome, verdict)
     verdict.problems.extend(compare_significance(record, new))
+    from evalfw.runner._verify_meta import judgement_differences, meta_differences
+
+    verdict.problems.extend(judgement_differences(record, old_arrays, new,
+                                                  outcome.evaluation.arrays))
+    verdict.problems.extend(meta_differences(record, new))
     # versions explain moved numbers; when nothing moved they are only worth a note
     (verdict.problems if verdict.problems else verdict.notes).extend(versions)
     why = python_sum_note(record, new)

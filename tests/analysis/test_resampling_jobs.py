@@ -49,25 +49,33 @@ class SumMetric:
         return sums[:, 0] / np.maximum(1, sums[:, 1])
 
 
-def _systems(segments: int, count: int = 3) -> list[tuple[str, rs.Columns]]:
+def _systems(segments: int, count: int = 3, floats: bool = False
+             ) -> list[tuple[str, rs.Columns]]:
+    """Integer statistics (counts), or floating-point ones (a model's or a judge's scores),
+    whose BLAS sums depend on the shape of the block they are summed in."""
     rng = np.random.default_rng(5)
-    return [(f"s{i}", rs.Columns(rng.integers(0, 40, size=(segments, 2)), None))
+    return [(f"s{i}", rs.Columns(rng.random((segments, 2)) * 40 if floats
+                                 else rng.integers(0, 40, size=(segments, 2)), None))
             for i in range(count)]
 
 
 @pytest.mark.parametrize("segments,n,parallelism,remote", [
     (97, 1000, 2, False), (2037, 300, 3, False), (5, 333, 8, False), (20000, 500, 1, False),
     (97, 1000, 2, True), (20000, 500, 1, True)])
+@pytest.mark.parametrize("floats", [False, True])
 def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelism: int,
-                                               remote: bool) -> None:
-    named = _systems(segments)
+                                               remote: bool, floats: bool) -> None:
+    named = _systems(segments, floats=floats)
     local_rng, job_rng = np.random.default_rng(11), np.random.default_rng(11)
     local = dm.bootstrap_matrix(SumMetric(), named, n, local_rng)
     runner = PickledSerial(parallelism, remote)
     seen: list[int] = []
     jobs = dm.bootstrap_matrix(SumMetric(), named, n, job_rng, executor=runner,
                                progress=lambda done, total: seen.append(done))
-    assert runner.jobs > 1
+    if floats:  # whole local blocks as jobs: BLAS rounds the same sums the same way
+        assert runner.jobs == -(-n // rs.block_rows(segments)) + remote
+    else:
+        assert runner.jobs > 1
     assert seen == sorted(seen) and seen[-1] == n  # finished resamples, in any block order
     assert jobs.tobytes() == local.tobytes()
     assert job_rng.bit_generator.state == local_rng.bit_generator.state
@@ -76,10 +84,18 @@ def test_bootstrap_blocks_equal_the_local_draw(segments: int, n: int, parallelis
 @pytest.mark.parametrize("segments,n,parallelism", [(97, 1000, 2), (2037, 700, 3), (5, 333, 8),
                                                      (20000, 700, 1)])
 def test_ar_blocks_equal_the_local_masks(segments: int, n: int, parallelism: int) -> None:
-    named = _systems(segments)
+    for floats in (False, True):
+        _ar_equal(segments, n, parallelism, floats)
+
+
+def _ar_equal(segments: int, n: int, parallelism: int, floats: bool) -> None:
+    named = _systems(segments, floats=floats)
     pairs = [(named[0][1], named[1][1]), (named[0][1], named[2][1])]
     observed = [0.01, 0.02]
     local_rng, job_rng = np.random.default_rng(3), np.random.default_rng(3)
+    if floats:  # the observed differences, which the shuffles straddle
+        observed = [abs(SumMetric().score(a.sums) - SumMetric().score(b.sums))
+                    for a, b in pairs]
     local = dm.ar_exceedances(SumMetric(), pairs, observed, n, local_rng)
     jobs = dm.ar_exceedances(SumMetric(), pairs, observed, n, job_rng,
                              executor=PickledSerial(parallelism))
@@ -93,6 +109,9 @@ def test_job_rows_keep_every_thread_busy_with_few_tasks() -> None:
     # larger than a local block: the job draws and counts it in local blocks
     assert _blocks.job_rows(100_000, 10_000, 1) == 2500 > rs.block_rows(100_000)
     assert _blocks.job_rows(2037, 1000, 100) == _blocks.MIN_JOB_ROWS  # not 3-row tasks
+    # floating-point statistics: the local blocks, whatever the parallelism
+    assert _blocks.job_rows(2037, 1000, 2, exact=False) == rs.block_rows(2037)
+    assert _blocks.job_rows(2037, 1000, 2, multiple=32, exact=False) == rs.block_rows(2037, 32)
 
 
 def _twins(seed: int) -> tuple[np.random.Generator, np.random.Generator]:

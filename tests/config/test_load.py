@@ -156,8 +156,9 @@ def test_schema_errors_point_at_the_place(host, project) -> None:  # type: ignor
     text = VALID.replace("seed: 7", "sed: 7")
     assert fails(project, host, text) == (
         f"c.yaml:{at(text, 'sed')}: sed: unknown key 'sed' (did you mean 'seed'?); allowed keys: "
-        "checks, data_root, executor, experiment, metrics, on_flag, output_dir, plugin_dirs, "
-        "reports, requires, schema_version, seed, significance, system_labels, test_sets")
+        "checks, data_root, executor, experiment, meta_evaluation, metrics, on_flag, output_dir, "
+        "plugin_dirs, reports, requires, schema_version, seed, significance, system_labels, "
+        "test_sets")
     text = VALID.replace("max_order: 3", "max_ordr: 3")
     assert fails(project, host, text).startswith(
         f"c.yaml:{at(text, 'max_ordr')}: metrics[2].max_ordr: unknown key 'max_ordr' "

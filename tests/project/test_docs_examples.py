@@ -30,6 +30,7 @@ PAGES = {p.name: p for p in [REPO / "README.md", *sorted(DOCS.glob("*.md"))]}
 OWN_TESTS = {
     "tokenizers.md": "tests/project/test_spbleu_docs.py",
     "significance.md": "tests/project/test_docs_significance.py",
+    "meta-evaluation.md": "tests/project/test_meta_docs.py",
 }
 #: the files the pages' commands read, from the sample data (configs/sample/en-de)
 TEXTS = {"ref.txt": "ref.A.txt", "ref.A.txt": "ref.A.txt", "ref.B.txt": "ref.B.txt",

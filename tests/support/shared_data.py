@@ -15,6 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("EVALFW_SHARED_DIR") or REPO.parent / "shared")
 WMT22 = SHARED / "data" / "wmt22"
+MQM_TED = SHARED / "data" / "mqm" / "ted-en-de"
 
 
 def need_wmt22() -> Path:
@@ -23,6 +24,15 @@ def need_wmt22() -> Path:
         pytest.skip(f"WMT22 data not found at {WMT22} (../shared is absent in a user's clone; "
                     "set EVALFW_SHARED_DIR to its place)")
     return WMT22
+
+
+def need_shared_data() -> Path:
+    """``../shared/data`` with the WMT22 files and the MQM TED en-de judgements, or a skip
+    saying where they were looked for."""
+    if not WMT22.is_dir() or not MQM_TED.is_dir():
+        pytest.skip(f"shared data not found at {SHARED / 'data'} (../shared is absent in a "
+                    "user's clone; set EVALFW_SHARED_DIR to its place)")
+    return SHARED / "data"
 
 
 def read_lines(path: Path) -> list[str]:
@@ -44,4 +54,5 @@ def load_wmt22(root: Path, pair: str) -> tuple[dict[str, list[str]], dict[str, l
     return refs, systems
 
 
-__all__ = ["REPO", "SHARED", "WMT22", "load_wmt22", "need_wmt22", "read_lines", "wmt22_pairs"]
+__all__ = ["load_wmt22", "MQM_TED", "need_shared_data", "need_wmt22", "read_lines", "REPO",
+           "SHARED", "WMT22", "wmt22_pairs"]
