@@ -113,7 +113,9 @@ def test_run_matches_comet_and_rerun_loads_no_model(tiny: Tiny, en_de: Path,
     monkeypatch.setattr(evalfw_comet.Comet, "load", counted_load)
     from evalfw.cli.main import main
 
-    assert main(["run", "exp.yaml", "--quiet"]) == 0
+    # in this process (the counters above are this process's): `auto` would choose worker
+    # processes for a model metric's declared cost
+    assert main(["run", "exp.yaml", "--quiet", "--jobs", "1"]) == 0
     record, got = _stored()
     # every distinct triple once: the copy of the first system adds its 10 changed lines only
     distinct = len({(files["src"][i], files[f"sys/{s}"][i], files["ref.A"][i])
@@ -240,8 +242,10 @@ def test_dask_local_cluster_gives_the_local_numbers(tiny: Tiny, en_de: Path,
     _, remote = _stored("cometdask")
     import sqlite3
 
+    from evalfw.metrics import _score_cache as score_cache
+
     with sqlite3.connect(Path("dask-cache") / "segment-scores.sqlite") as db:  # the worker's
-        (stored,) = db.execute("SELECT COUNT(*) FROM scores").fetchone()
+        (stored,) = db.execute(f"SELECT COUNT(*) FROM {score_cache.TABLE}").fetchone()
     assert stored == len({(files["src"][i], files[f"sys/{s}"][i], files["ref.A"][i])
                           for s in (*SYSTEMS, "Copy") for i in range(SEGMENTS)})
     assert remote.keys() == local.keys()
