@@ -21,6 +21,11 @@ from evalfw.metrics.bleu.components import Counts, Precision
 _KEEP_UNREDUCED = sys.version_info < (3, 12)
 
 
+#: the pair of an instance that Fraction's own constructors made (3.12's ``from_float`` and
+#: ``_from_coprime_ints`` bypass ``__new__``, as a comparison with a float does): reduced
+_REDUCED: tuple[Any, Any] = (None, None)
+
+
 class RawFraction(Fraction):
     """An exact rational whose ``numerator``/``denominator`` report the raw counts it was built
     from (2/4 stays 2/4, 0/7 stays 0/7), as NLTK's ``Fraction`` does: corpus BLEU sums raw
@@ -42,11 +47,13 @@ class RawFraction(Fraction):
 
     @property
     def numerator(self) -> Any:
-        return self._raw[0] if self._raw[1] is not None else super().numerator
+        raw = getattr(self, "_raw", _REDUCED)
+        return raw[0] if raw[1] is not None else super().numerator
 
     @property
     def denominator(self) -> Any:
-        return self._raw[1] if self._raw[1] is not None else super().denominator
+        raw = getattr(self, "_raw", _REDUCED)
+        return raw[1] if raw[1] is not None else super().denominator
 
 
 @dataclass(frozen=True, slots=True)
