@@ -46,7 +46,11 @@ def session_host():
 
 @pytest.fixture(autouse=True)
 def _scrub_env(monkeypatch):
-    for var in ("EVALFW_DISABLE_PLUGINS", "EVALFW_DISABLE_PLUGIN_AUTOLOAD", "NO_COLOR"):
+    """The caller's environment does not reach the commands a test runs: plugin switches,
+    colour, and the terminal size (pytest-xdist's workers set COLUMNS and LINES, and tables
+    wrap to COLUMNS)."""
+    for var in ("EVALFW_DISABLE_PLUGINS", "EVALFW_DISABLE_PLUGIN_AUTOLOAD", "NO_COLOR",
+                "COLUMNS", "LINES"):
         monkeypatch.delenv(var, raising=False)
 
 
