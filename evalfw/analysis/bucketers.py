@@ -73,7 +73,8 @@ def _counts(values: np.ndarray, edges: Sequence[int]) -> list[int]:
     import numpy as np
 
     index = np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right")
-    return np.bincount(index, minlength=len(edges) + 1).tolist()  # type: ignore[no-any-return]
+    counts: list[int] = np.bincount(index, minlength=len(edges) + 1).tolist()
+    return counts
 
 
 def _without_empty(values: np.ndarray, edges: list[int]) -> list[int]:

@@ -204,7 +204,8 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   effective_order=use_effective_order)
-    return metric.corpus_score(hypotheses, references)  # type: ignore[no-any-return]
+    score: BLEUScore = metric.corpus_score(hypotheses, references)
+    return score
 
 
 def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],

@@ -98,7 +98,8 @@ def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     """sacreBLEU's ``corpus_chrf`` compat function."""
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
                   whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-    return metric.corpus_score(hypotheses, references)  # type: ignore[no-any-return]
+    score: CHRFScore = metric.corpus_score(hypotheses, references)
+    return score
 
 
 def sentence_chrf(hypothesis: str, references: Sequence[str],

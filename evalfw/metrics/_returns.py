@@ -221,7 +221,8 @@ def hashable(value: Any) -> Hashable:
         repr(value)
     except Exception as exc:  # TypeError for unhashable; anything from a hostile __hash__
         raise Refused(f"{type(value).__name__} that cannot be hashed ({exc})") from None
-    return value  # type: ignore[no-any-return]
+    checked: Hashable = value
+    return checked
 
 
 def plain_json(value: Any, what: str) -> Any:

@@ -111,7 +111,8 @@ def check_schema_valid(entry: Any, kind: str) -> dict[str, Any]:
         raise PluginError(
             f"{entry.plugin.provider}: {kind.replace('_', ' ')} '{entry.name}' has an invalid "
             f"options_schema: {problem}; report this to the plugin's author")
-    return plain(entry.cls.options_schema)  # type: ignore[no-any-return]
+    schema: dict[str, Any] = plain(entry.cls.options_schema)
+    return schema
 
 
 def check_choice(host: Components, kind: str, value: Any, path: Path, checker: OptionChecker,

@@ -116,7 +116,8 @@ def read_shared(path: str, sha256: str) -> list[str]:
                 "files; drop shared_fs: true (the client then ships the texts)")
         return found.lines
 
-    return _remember(_READ, (path, sha256), read, 4 * _KEEP)  # type: ignore[no-any-return]
+    lines: list[str] = _remember(_READ, (path, sha256), read, 4 * _KEEP)
+    return lines
 
 
 def prepared_references(metric: Metric, references: list[list[str]], key: Hashable) -> Any:

@@ -202,13 +202,16 @@ def choose_executor(host: PluginHost, jobs: int | None = None,
     """The config's ``executor:`` choice when it makes one, else ``auto`` (serial or a pool,
     by the work) without ``jobs``, ``serial`` for one job at a time and the ``processes``
     pool with ``jobs`` workers."""
+    executor: Executor
     if choice is not None:
-        return host.component("executor", choice.name, dict(choice.options))  # type: ignore[no-any-return]
-    if jobs is None:
-        return host.component("executor", "auto")  # type: ignore[no-any-return]
-    if jobs > 1:
-        return host.component("executor", "processes", {"workers": jobs})  # type: ignore[no-any-return]
-    return host.component("executor", "serial")  # type: ignore[no-any-return]
+        executor = host.component("executor", choice.name, dict(choice.options))
+    elif jobs is None:
+        executor = host.component("executor", "auto")
+    elif jobs > 1:
+        executor = host.component("executor", "processes", {"workers": jobs})
+    else:
+        executor = host.component("executor", "serial")
+    return executor
 
 
 def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,

@@ -60,6 +60,10 @@ def kernel_sums(stats: SegmentStats, penalty: Any) -> tuple[Summary, int] | None
 class KernelStats(SegmentStats):
     """A :class:`SegmentStats` backed by the kernel's buffers; arrays built on first access."""
 
+    # set in __init__ (annotations only: the class is no dataclass of its own)
+    _shape: tuple[int, int, int, int]
+    _summary: Summary | None
+
     def __init__(self, kernel: ModuleType, hyp_len: bytes, matches: bytes, ref_lens: bytes,
                  lines: int, refs: int, max_order: int, floor: int) -> None:
         # The dataclass fields stay unset until __getattr__ builds them (see _materialize).
@@ -87,21 +91,22 @@ class KernelStats(SegmentStats):
             object.__setattr__(self, name, getattr(full, name))
 
     def __len__(self) -> int:
-        return self._shape[0]  # type: ignore[no-any-return]
+        return self._shape[0]
 
     @property
     def max_order(self) -> int:
-        return self._shape[2]  # type: ignore[no-any-return]
+        return self._shape[2]
 
     def __reduce__(self) -> Any:  # pickled (e.g. to a worker process) as plain arrays
         return (SegmentStats, (self.hyp_len, self.ref_lens, self.matches, self.totals))
 
     def summary(self) -> Summary:
-        if self._summary is None:
+        summary = self._summary
+        if summary is None:
             lines, refs, max_order, floor = self._shape
-            got = self._kernel.summarize(*self._raw, lines, max_order, refs, floor)
-            object.__setattr__(self, "_summary", Summary(*got))
-        return self._summary  # type: ignore[no-any-return]
+            summary = Summary(*self._kernel.summarize(*self._raw, lines, max_order, refs, floor))
+            object.__setattr__(self, "_summary", summary)
+        return summary
 
     def last_row(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         """``SegmentStats.last_row`` read from the buffers (totals as in ``floor_totals``)."""
