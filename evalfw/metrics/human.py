@@ -72,16 +72,9 @@ class HumanScores(SegmentMean):
         import numpy as np
 
         name = self.options["judgements"]
-        if context is None or name not in context.judgements:
-            where = f"system '{context.system}' of test set '{context.test_set}'" if context \
-                else "these hypotheses"
-            have = ", ".join(sorted(context.judgements)) if context else ""
-            raise InputError(f"metric human: no judgements '{name}' of {where} (the test set "
-                             f"has: {have or 'none'}); declare them under the test set's human")
-        scores = context.judgements[name]
-        if len(scores) != len(hypotheses):
-            raise InputError(f"metric human: {len(scores)} judgements '{name}' for "
-                             f"{len(hypotheses)} segments of system '{context.system}'")
+        scores = self.named_column("judgements", name, context, len(hypotheses),
+                                   "declare them under the test set's human")
+        assert context is not None  # named_column refuses a missing context
         if all(s is None for s in scores):
             raise InputError(f"metric human: system '{context.system}' of test set "
                              f"'{context.test_set}' has no judgement in '{name}'; leave it out "

@@ -9,11 +9,12 @@ where the segment scores come from (:class:`evalfw.metrics.segment_scores.Segmen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from evalfw.errors import InputError
 from evalfw.metrics._returns import outside_any
-from evalfw.metrics.base import Metric
+from evalfw.metrics.base import Metric, SegmentContext
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,6 +36,24 @@ class SegmentMean(Metric):
         rows = np.ones((len(scores), 2), dtype=np.float64)
         rows[:, 0] = scores
         return rows
+
+    def named_column(self, what: str, name: str, context: SegmentContext | None,
+                     segments: int, fix: str) -> Any:
+        """Column ``name`` of the context's ``what`` (``scores`` or ``judgements``), one value
+        per segment; a missing or short one is an InputError saying what the test set has and
+        ``fix``."""
+        columns: Mapping[str, Any] = getattr(context, what) if context else {}
+        if context is None or name not in columns:
+            where = f"system '{context.system}' of test set '{context.test_set}'" if context \
+                else "these hypotheses"
+            have = ", ".join(sorted(columns))
+            raise InputError(f"metric {self.name}: no {what} '{name}' for {where} (the test set "
+                             f"has: {have or 'none'}); {fix}")
+        found = columns[name]
+        if len(found) != segments:
+            raise InputError(f"metric {self.name}: {len(found)} {what} '{name}' for "
+                             f"{segments} segments of system '{context.system}'")
+        return found
 
     def score(self, statistics: np.ndarray) -> float:
         scores: list[float] = statistics[:, 0].tolist()

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from evalfw.errors import InputError
 from evalfw.metrics.base import Metric, SegmentContext
 from evalfw.metrics.segment_mean import SegmentMean
 from evalfw.plugin import hookimpl
@@ -60,17 +59,8 @@ class SegmentScores(SegmentMean):
     def segment_statistics(self, hypotheses: Sequence[str], references: Any,
                            context: SegmentContext | None = None) -> np.ndarray:
         """Rows ``[score, 1]`` (see :class:`~evalfw.metrics.segment_mean.SegmentMean`)."""
-        name = self.options["scores"]
-        if context is None or name not in context.scores:
-            where = f"system '{context.system}' of test set '{context.test_set}'" if context \
-                else "these hypotheses"
-            have = ", ".join(sorted(context.scores)) if context else ""
-            raise InputError(f"metric segment-scores: no scores '{name}' for {where} (the test "
-                             f"set has: {have or 'none'}); add them under segment_scores")
-        scores = context.scores[name]
-        if len(scores) != len(hypotheses):
-            raise InputError(f"metric segment-scores: {len(scores)} scores '{name}' for "
-                             f"{len(hypotheses)} segments of system '{context.system}'")
+        scores = self.named_column("scores", self.options["scores"], context, len(hypotheses),
+                                   "add them under segment_scores")
         return self.rows(scores)
 
     def signature(self, nrefs: int | str) -> str:
