@@ -44,7 +44,7 @@ setup(
             sources=["evalfw/metrics/bleu/counting/_clipcount.c"],
             depends=["evalfw/metrics/bleu/counting/_sacrebleu_formula.h"],
             optional=True,
-            extra_compile_args=["-O3"],
+            extra_compile_args=["-O3", "-ffp-contract=off"],
             libraries=["m"],
         ),
         Extension(

@@ -100,8 +100,8 @@ def declares(component: object, capability: str) -> bool:
     """Whether ``component``'s own class (not a base class of it) sets the capability flag
     ``capability`` to True.
 
-    Fast paths are optional methods on the contracts (the joined-token lane, vectorized
-    rows, sacreBLEU's float32 resampling arithmetic), each guarded by a flag. A flag is
+    Fast paths are optional methods on the contracts (the joined-token lane, sacreBLEU's
+    float32 resampling arithmetic), each guarded by a flag. A flag is
     never inherited: a subclass may change what the plain methods compute, so it has to
     declare again that its fast path still agrees with them. Any plugin class can opt in.
     """

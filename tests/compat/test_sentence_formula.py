@@ -2,7 +2,7 @@
 the per-call drop-in) gives exactly sacreBLEU 2.6.0's fields: the same floats, bit for bit, on
 random segments that reach every branch of the formula (no match at all, orders without
 n-grams, zero matches at some orders, hypotheses shorter and longer than the references,
-ties between reference lengths), for both smoothing methods it takes and every order."""
+ties between reference lengths), for every smoothing method and every order."""
 
 from __future__ import annotations
 
@@ -15,8 +15,12 @@ from evalfw.metrics.bleu.counting import kernel
 
 K = kernel.kernel()
 pytestmark = [pytest.mark.parity, pytest.mark.skipif(
-    K is None or not hasattr(K.Index, "bleu_one"),
-    reason="the compiled kernel (with its sacreBLEU formula) is not built")]
+    K is None, reason="the compiled kernel is not built")]
+
+#: (sacreBLEU's smooth_method, smooth_value) and bleu_one's (smoothing, value, k)
+SMOOTHINGS = [(("none", None), (0, 0.0, 0)), (("floor", 0.1), (1, 0.1, 0)),
+              (("floor", 3), (1, 3.0, 0)), (("add-k", 1), (2, 0.0, 1)),
+              (("add-k", 0), (2, 0.0, 0)), (("add-k", 7), (2, 0.0, 7)), (("exp", None), (3, 0.0, 0))]
 
 
 def _closest(hyp_len: int, ref_lens: list[int]) -> int:
@@ -47,12 +51,12 @@ def test_bleu_one_equals_sacrebleu_compute_bleu(chars: bool) -> None:
         hyp_len, matches = index.count_one(f"\n{hyp}\n")
         ref_lens = list(memoryview(index.ref_lens).cast("q"))
         for effective in (False, True):
-            for smooth in ("exp", "none"):
-                got = index.bleu_one(f"\n{hyp}\n", effective, smooth == "exp")
+            for (smooth, value), formula in SMOOTHINGS:
+                got = index.bleu_one(f"\n{hyp}\n", effective, *formula)
                 totals = [max(hyp_len - n, 0) for n in range(order)]
                 want = SacreBLEU.compute_bleu(
                     list(matches), totals, hyp_len, _closest(hyp_len, ref_lens), smooth,
-                    None, effective, order)
+                    value, effective, order)
                 assert got == (want.score, tuple(want.counts), tuple(want.totals),
                                tuple(want.precisions), want.bp, want.sys_len,
                                want.ref_len, len(refs)), (hyp, refs, order, effective, smooth)
@@ -67,8 +71,11 @@ def test_bleu_one_takes_one_line_of_a_one_segment_index() -> None:
     index = K.Index(["\na b\n"], 1, 2, False)
     for bad in ("a b", "\na\nb\n", "\na b"):
         with pytest.raises(ValueError):
-            index.bleu_one(bad, True, True)
+            index.bleu_one(bad, True, 3, 0.0, 0)
     with pytest.raises(TypeError):
         index.bleu_one("\na\n", True)
     with pytest.raises(ValueError):
-        K.Index(["\na\nb\n"], 2, 2, False).bleu_one("\na\n", True, True)
+        K.Index(["\na\nb\n"], 2, 2, False).bleu_one("\na\n", True, 3, 0.0, 0)
+    for smoothing, k in ((4, 0), (-1, 0), (2, -1), (2, 2**53)):
+        with pytest.raises(ValueError):
+            index.bleu_one("\na\n", True, smoothing, 0.0, k)

@@ -6,9 +6,8 @@ Rows are BLEU's statistics rows (:mod:`evalfw.metrics.bleu.metric`)::
 
 with W the orders counted (``spec.count_orders``), each row the sums of some segments (a
 resample). :class:`BatchScorer` builds a ``Counts`` per row and calls ``engine.score_counts``
-(any plugin works), or, when the spec's components offer row methods
-(:mod:`evalfw.metrics.bleu._rows`), scores all rows in one go with the same float64
-operations in the same order.
+(any plugin works), or, for the built-in sacreBLEU components, scores all rows in one call of
+the compiled formula (:mod:`evalfw.metrics.bleu._rows`), which gives the same floats.
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from evalfw.metrics.bleu import _rows as fast
-from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import _rows, engine
 from evalfw.metrics.bleu.components import Counts
 from evalfw.metrics.bleu.spec import BleuSpec
 
@@ -39,38 +37,35 @@ def counts_of(spec: BleuSpec, row: Any, last: Any, segments: int) -> Counts:
 
 
 def fast_path_applies(spec: BleuSpec) -> bool:
-    """Whether the components' row methods score this spec (exactly, by their promise)."""
-    return fast.supports(spec)
+    """Whether the compiled formula scores this spec's rows."""
+    return _rows.applies(spec)
 
 
 class BatchScorer:
-    """Scores of summed rows under one spec (``fast=None``: use the row methods when the
-    components offer them)."""
+    """Scores of summed rows under one spec (``fast=None``: use the compiled formula where it
+    applies; ``fast=False``: ``engine.score_counts`` row by row)."""
 
     def __init__(self, spec: BleuSpec, fast: bool | None = None) -> None:
         self.spec = spec
         self.fast = fast_path_applies(spec) if fast is None else fast
         if self.fast and not fast_path_applies(spec):
-            raise ValueError("the components of this spec offer no row methods")
+            raise ValueError("the compiled formula does not score this spec")
 
     def scores(self, sums: np.ndarray, last: np.ndarray | None = None,
                segments: int = 1) -> np.ndarray:
         """float64 score per row of ``sums`` (m, 2+2W) int64."""
-        if self.fast:
-            return self._fast(np.asarray(sums, dtype=np.int64))
         spec = self.spec
+        if self.fast:
+            n, width = spec.max_order, spec.count_orders
+            rows = _rows.row_scores(spec, sums[:, 0], sums[:, 1], sums[:, 2:2 + n],
+                                    sums[:, 2 + width:2 + width + n])
+            if rows is not None:
+                return rows.scores
         out = np.empty(len(sums), dtype=np.float64)
         for i, row in enumerate(sums):
             counts = counts_of(spec, row, None if last is None else last[i], segments)
             out[i] = engine.score_counts(spec, counts).score
         return out
-
-    def _fast(self, sums: np.ndarray) -> np.ndarray:
-        n, width = self.spec.max_order, self.spec.count_orders
-        out = fast.row_scores(self.spec, sums[:, 0], sums[:, 1], sums[:, 2:2 + n],
-                              sums[:, 2 + width:2 + width + n])
-        assert out is not None  # supports() probed that the components accept rows
-        return out[0]
 
 
 def sacrebleu_float32_score(spec: BleuSpec, row32: np.ndarray) -> float:

@@ -4,8 +4,7 @@ plausible wrong number.
 
 Each contract bounds its values (:mod:`evalfw.metrics.bleu.components`): precisions from 0 to
 the smoothing's ``max_precision`` (1 unless it declares more) on its scale, a brevity penalty
-from 0 to 1, scores from 0 to what the mean's ``max_score`` allows for those precisions. The
-row methods of vectorized components are held to the same bounds (:func:`check_rows`).
+from 0 to 1, scores from 0 to what the mean's ``max_score`` allows for those precisions.
 """
 
 from __future__ import annotations
@@ -20,8 +19,6 @@ from evalfw.metrics.bleu.components import Smoothed
 from evalfw.plugin.boundary import BoundaryError
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from evalfw.metrics.bleu.spec import BleuSpec
     from evalfw.plugin.component import Component
 
@@ -118,21 +115,5 @@ def check_scores(spec: BleuSpec, scores: tuple[Any, ...], segment: int | None) -
                                   f"allow ({bound!r})", segment)
 
 
-def check_rows(spec: BleuSpec, scores: np.ndarray, prec: np.ndarray, bp: np.ndarray) -> None:
-    """The same bounds for the row methods' arrays (naming the first offending row)."""
-    import numpy as np
-
-    precision, score = limits(spec)
-    for comp, values, high in ((spec.smoothing, prec, precision),
-                               (spec.brevity_penalty, bp, 1.0), (spec.mean, scores, score)):
-        ok = np.isfinite(values) & (values >= 0)
-        if high is not None:
-            ok &= values <= high * (1 + TOLERANCE)
-        if not ok.all():
-            row, *rest = np.argwhere(~ok)[0]
-            raise fail(comp, f"returned {values[(row, *rest)]!r} from its row method, outside "
-                             f"0 to {high!r}", int(row))
-
-
-__all__ = ["above", "call", "check_penalty", "check_rows", "check_scores", "check_smoothed",
+__all__ = ["above", "call", "check_penalty", "check_scores", "check_smoothed",
            "fail", "limits", "TOLERANCE"]

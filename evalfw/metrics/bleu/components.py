@@ -10,11 +10,13 @@ in and a subclass that changes the plain method never inherits a stale fast path
 
 - counter ``joined``: ``index_joined`` / ``count_joined`` read a tokenizer's joined text;
 - brevity penalty ``kernel_rule()``: the compiled counting kernel applies the reference-length
-  rule itself; ``vectorized``: ``penalty_rows`` gives the penalty of many rows at once;
-- smoothing and mean ``vectorized``: ``smooth_rows`` / ``combine_rows`` score many rows at once,
-  bit-identical to ``smooth`` / ``combine`` row by row;
+  rule itself;
 - smoothing and mean ``sacrebleu_resampling``: their arithmetic on numpy float32 values is
   sacreBLEU's own, so significance tests in ``sacrebleu`` mode reproduce sacreBLEU.
+
+Sentence scores and resampled scores call ``penalty``, ``smooth`` and ``combine`` once per row.
+Only the built-in sacreBLEU penalty, smoothing and mean themselves (not subclasses) are scored
+many rows at a time, by a compiled copy of their formula (:mod:`evalfw.metrics.bleu._rows`).
 """
 
 from __future__ import annotations
@@ -85,9 +87,6 @@ class BrevityPenalty(Component):
 
     kind = "brevity_penalty"
     plural = "brevity_penalties"
-    #: capability flag: ``penalty_rows`` equals ``penalty`` row by row
-    vectorized: ClassVar[bool] = False
-
     @abstractmethod
     def choose_ref_len(self, hyp_len: np.ndarray, ref_lens: np.ndarray) -> np.ndarray:
         """Vectorized: ``ref_lens`` has shape (segments, references), -1 where absent."""
@@ -100,10 +99,6 @@ class BrevityPenalty(Component):
     def kernel_rule(self) -> str | None:
         """The name of a reference-length rule the compiled counting kernel applies itself
         (``evalfw.metrics.bleu.counting.kernel_stats.RULES``), or None: ask ``choose_ref_len``."""
-        return None
-
-    def penalty_rows(self, hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray | None:
-        """The penalty of every row as float64 (None declines)."""
         return None
 
 
@@ -158,8 +153,6 @@ class Smoother(Component):
     scale: ClassVar[int] = 1
     #: orders the last segment's statistics must cover (NLTK method5 reads order 5).
     needs_orders: ClassVar[int] = 0
-    #: capability flag: ``smooth_rows`` equals ``smooth`` row by row
-    vectorized: ClassVar[bool] = False
     #: capability flag: ``smooth`` on numpy float32 values computes what sacreBLEU's bootstrap does
     sacrebleu_resampling: ClassVar[bool] = False
 
@@ -176,12 +169,6 @@ class Smoother(Component):
     def smooth(self, counts: Counts) -> Smoothed:
         """Precisions for orders 1..counts.max_order."""
 
-    def smooth_rows(self, matches: np.ndarray, totals: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """(precisions, reported matches, reported totals) of every row of int64 ``matches``
-        and ``totals`` (rows, orders); None declines."""
-        return None
-
 
 # --------------------------------------------------------------------------- mean
 
@@ -192,8 +179,6 @@ class Mean(Component):
     kind = "mean"
     plural = "means"
     scale: ClassVar[int] = 1
-    #: capability flag: ``combine_rows`` equals ``combine`` row by row
-    vectorized: ClassVar[bool] = False
     #: capability flag: ``combine`` on numpy float32 values computes what sacreBLEU's bootstrap does
     sacrebleu_resampling: ClassVar[bool] = False
 
@@ -235,14 +220,6 @@ class Mean(Component):
             if abs(math.fsum(ws) - 1) > 1e-9:
                 return (f"{list(ws)} sum to {math.fsum(ws)!r}; the '{self.name}' mean needs "
                         "weights that sum to 1 (e.g. [0.25, 0.25, 0.25, 0.25])")
-        return None
-
-    def combine_rows(self, precisions: np.ndarray, totals: np.ndarray, matched: np.ndarray,
-                     bp: np.ndarray, weights: Sequence[Sequence[float]] | None
-                     ) -> np.ndarray | None:
-        """The (first) score of every row: ``precisions`` and reported ``totals`` as
-        ``smooth_rows`` gives them, ``matched`` whether a row has any match, ``bp`` the
-        penalties; None declines."""
         return None
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from evalfw.errors import EvalfwError, InputError
+from evalfw.metrics.bleu import _rows
 from evalfw.metrics.bleu._checks import call as _call
 from evalfw.metrics.bleu._checks import check_penalty, check_scores, check_smoothed
 from evalfw.metrics.bleu._checks import fail as _fail
@@ -239,32 +240,44 @@ def segment_counts(spec: BleuSpec, stats: SegmentStats, i: int, ref_len: np.ndar
 
 
 def sentence_scores(spec: BleuSpec, stats: SegmentStats) -> list[BleuScore]:
-    """One score per segment, each computed from that segment's statistics alone."""
-    from evalfw.metrics.bleu import _rows as fast  # components with row methods: same bits
-
-    if fast.supports(spec):
-        return fast.sentence_scores(spec, stats, chosen_ref_len(spec, stats), count_refs(stats))
-    return sentence_scores_generic(spec, stats)
+    """One score per segment, each computed from that segment's statistics alone (all at once
+    by the compiled formula where it applies: the same numbers)."""
+    ref_len = chosen_ref_len(spec, stats)
+    nrefs = count_refs(stats)
+    rows = _segment_rows(spec, stats, ref_len)
+    if rows is not None:
+        return _rows.results(spec, rows, stats.hyp_len, ref_len, nrefs)
+    return _generic(spec, stats, ref_len, nrefs)
 
 
 def sentence_scores_generic(spec: BleuSpec, stats: SegmentStats) -> list[BleuScore]:
-    """``score_counts`` on every segment: the definition the fast path must equal."""
-    ref_len = chosen_ref_len(spec, stats)
-    nrefs = count_refs(stats)
+    """``score_counts`` on every segment: the definition the compiled rows equal."""
+    return _generic(spec, stats, chosen_ref_len(spec, stats), count_refs(stats))
+
+
+def _generic(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray, nrefs: int | str
+             ) -> list[BleuScore]:
     return [score_counts(spec, segment_counts(spec, stats, i, ref_len), nrefs, segment=i)
             for i in range(len(stats))]
+
+
+def _segment_rows(spec: BleuSpec, stats: SegmentStats, ref_len: np.ndarray) -> _rows.Rows | None:
+    n = spec.max_order
+    return _rows.row_scores(spec, stats.hyp_len, ref_len, stats.matches[:, :n],
+                            stats.totals[:, :n])
 
 
 def sentence_score_values(spec: BleuSpec, stats: SegmentStats) -> np.ndarray:
     """Every segment's score as a float64 array, without building result objects (the
     same numbers as ``[s.score for s in sentence_scores(spec, stats)]``)."""
-    from evalfw.metrics.bleu import _rows as fast
-
-    if fast.supports(spec):
-        return fast.sentence_values(spec, stats, chosen_ref_len(spec, stats))
+    ref_len = chosen_ref_len(spec, stats)
+    rows = _segment_rows(spec, stats, ref_len)
+    if rows is not None:
+        return rows.scores
     import numpy as np
 
-    return np.array([float(s.score) for s in sentence_scores_generic(spec, stats)], dtype=float)
+    scores = _generic(spec, stats, ref_len, count_refs(stats))
+    return np.array([float(s.score) for s in scores], dtype=float)
 
 
 __all__ = [

@@ -19,8 +19,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.metrics.base import Metric, SegmentLengths
-from evalfw.metrics.bleu import _rows as fast
-from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import _rows, engine
 from evalfw.metrics.bleu._options import (
     OPTIONS_SCHEMA,
     check_components,
@@ -172,16 +171,16 @@ class Bleu(Metric):
     def sentence_scores(self, statistics: np.ndarray) -> np.ndarray:
         import numpy as np
 
-        out = self._rows_fast(statistics)
-        if out is not None:
-            return out[0]
+        rows = self._compiled_rows(statistics)
+        if rows is not None:
+            return rows.scores
         return np.array([float(self.sentence_score(row)) for row in statistics],
                         dtype=np.float64)
 
     def sentence_results(self, statistics: np.ndarray, nrefs: int | str) -> list[BleuScore]:
-        stats, ref_len = self._segment_stats(statistics)
-        if fast.supports(self.spec):
-            return fast.sentence_scores(self.spec, stats, ref_len, nrefs)
+        rows = self._compiled_rows(statistics)
+        if rows is not None:
+            return _rows.results(self.spec, rows, statistics[:, 0], statistics[:, 1], nrefs)
         return [engine.score_counts(self.spec, self._counts(statistics[i:i + 1]), nrefs,
                                     segment=i) for i in range(len(statistics))]
 
@@ -252,18 +251,10 @@ class Bleu(Metric):
             last_hyp_len=last[0],
         )
 
-    def _segment_stats(self, statistics: np.ndarray) -> tuple[SegmentStats, np.ndarray]:
-        width = self.spec.count_orders
-        return SegmentStats(statistics[:, 0], statistics[:, 1:2], statistics[:, 2:2 + width],
-                            statistics[:, 2 + width:]), statistics[:, 1]
-
-    def _rows_fast(self, statistics: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        if not fast.supports(self.spec):
-            return None
+    def _compiled_rows(self, statistics: np.ndarray) -> _rows.Rows | None:
         n, width = self.spec.max_order, self.spec.count_orders
-        return fast.row_scores(self.spec, statistics[:, 0], statistics[:, 1],
-                               statistics[:, 2:2 + n], statistics[:, 2 + width:2 + width + n])
+        return _rows.row_scores(self.spec, statistics[:, 0], statistics[:, 1],
+                                statistics[:, 2:2 + n], statistics[:, 2 + width:2 + width + n])
 
 
 __all__ = ["Bleu"]

@@ -8,9 +8,10 @@ once (the kernel's ``Index`` of that one segment) and every later hypothesis aga
 references is counted on that index, as a loop over several systems' outputs asks; a segment
 seen before (the same hypothesis and references: systems often agree on a line) is not
 counted again. The score comes from the spec's components, as :func:`engine.score_counts`
-computes it; when they are exactly sacreBLEU's ``compute_bleu`` with "exp" or no smoothing
-(the drop-in's defaults), the index's ``bleu_one`` counts and scores in one compiled call
-(the formula of ``_sacrebleu_formula.h``, bit-identical to the components).
+computes it; when they are exactly sacreBLEU's built-in ones with the closest reference
+(:func:`evalfw.metrics.bleu._rows.compiled_formula`), the index's ``bleu_one`` counts and
+scores in one compiled call (the formula of ``_sacrebleu_formula.h``, bit-identical to the
+components).
 
 Whenever a piece is missing (no kernel, a tokenizer without the joined lane, a very long
 segment, no reference) :class:`SentenceScorer` declines (None) and the caller takes the general
@@ -23,10 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from evalfw.metrics.bleu._rows import compiled_formula
 from evalfw.metrics.bleu.components import Counts
 from evalfw.metrics.bleu.counting import kernel
-from evalfw.metrics.bleu.families.brevity import Closest
-from evalfw.metrics.bleu.families.sacrebleu import Exp, NoSmoothing, SacreMean
 from evalfw.metrics.bleu.spec import BleuSpec
 from evalfw.tokenizers.base import supports_joined
 
@@ -59,20 +59,6 @@ _RULES: dict[str, Callable[[int, Sequence[int]], int]] = {
     "closest": _closest, "closest-first": _closest_first, "shortest": _shortest}
 
 
-def _compiled_formula(spec: BleuSpec) -> tuple[bool, bool] | None:
-    """(effective order, exp smoothing) when ``spec`` scores exactly as the kernel's
-    ``bleu_one`` does: sacreBLEU's brevity penalty with the closest reference, its "exp" or
-    "none" smoothing and its mean with uniform weights (the built-in classes themselves, not
-    subclasses); else None. Python 3.12 sums floats with compensation, so the kernel is built
-    without ``bleu_one`` there (see ``_sacrebleu_formula.h``)."""
-    bp, smoothing, mean = spec.brevity_penalty, spec.smoothing, spec.mean
-    if type(bp) is not Closest or bp.options["formula"] != "sacrebleu" or \
-            type(smoothing) not in (Exp, NoSmoothing) or type(mean) is not SacreMean or \
-            spec.weights is not None:
-        return None
-    return bool(mean.options["effective_order"]), type(smoothing) is Exp
-
-
 class SentenceScorer:
     """Counts and scores of single segments under ``spec`` (see the module docstring)."""
 
@@ -92,10 +78,8 @@ class SentenceScorer:
         self._indexes: dict[tuple[str, ...], tuple[Any, tuple[int, ...]] | None] = {}
         self._tokens: dict[str, str | None] = {}
         self._seen: dict[tuple[str | None, ...], Fields] = {}
-        compiled = _compiled_formula(spec) if usable else None
-        if compiled is not None and not hasattr(self._index, "bleu_one"):
-            compiled = None
-        self._compiled = compiled
+        # bleu_one chooses the closest reference itself
+        self._compiled = compiled_formula(spec) if usable and rule == "closest" else None
 
     def fields(self, hypothesis: str, references: Sequence[str | None]) -> Fields | None:
         """The segment's score fields, or None to decline."""

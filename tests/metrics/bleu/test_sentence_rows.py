@@ -1,21 +1,28 @@
-"""The vectorized sentence-score path (``evalfw.metrics.bleu._rows``) equals ``score_counts`` per segment
-bit for bit, for every built-in sacreBLEU smoothing, effective order, max order and penalty
-rule; and equals sacreBLEU's own ``sentence_score`` on random text."""
+"""The compiled rows (``evalfw.metrics.bleu._rows``: the kernel's ``bleu_rows``) equal the Python
+reference (``engine.score_counts`` per row) bit for bit, for every built-in sacreBLEU smoothing,
+effective order on and off, orders 1 to 6, every penalty rule, rows without any match or without
+n-grams, empty hypotheses and counts up to and beyond 2**53; and sentence scores equal
+sacreBLEU's own ``sentence_score`` on random text."""
 
 from __future__ import annotations
 
 import math
 import random
+import sys
+import zlib
 from typing import Any
 
 import numpy as np
 import pytest
 
-from evalfw.metrics.bleu import _rows as fast
-from evalfw.metrics.bleu import engine
+from evalfw.metrics.bleu import _rows, engine
+from evalfw.metrics.bleu._batch import BatchScorer
+from evalfw.metrics.bleu.components import Counts
+from evalfw.metrics.bleu.counting import kernel
 from evalfw.metrics.bleu.counting.clipped import Clipped
 from evalfw.metrics.bleu.families.brevity import Closest, ClosestFirst, Shortest
 from evalfw.metrics.bleu.families.sacrebleu import (
+    LOG_ZERO,
     AddK,
     Exp,
     Floor,
@@ -31,9 +38,11 @@ pytestmark = pytest.mark.parity
 
 SMOOTHERS: list[tuple[type, dict[str, Any]]] = [
     (Exp, {}), (NoSmoothing, {}), (Floor, {}), (Floor, {"value": 0.5}), (Floor, {"value": 2}),
-    (Floor, {"value": 0}), (AddK, {}), (AddK, {"value": 2}), (AddK, {"value": 0}),
+    (Floor, {"value": 0}), (Floor, {"value": 1e-300}), (AddK, {}), (AddK, {"value": 2}),
+    (AddK, {"value": 0}), (AddK, {"value": 10**9}),
 ]
 PENALTIES = [Closest, ClosestFirst, Shortest]
+compiled = pytest.mark.skipif(kernel.kernel() is None, reason="the compiled kernel is not built")
 
 
 class Split(Tokenizer):
@@ -71,6 +80,29 @@ def random_stats(rng: random.Random, n: int, order: int, refs: int) -> SegmentSt
     return SegmentStats(hyp_len, ref_lens, matches, totals)
 
 
+def random_sums(rng: np.random.Generator, n: int, order: int, big: int) -> np.ndarray:
+    """Summed rows as resampling gives them, and rows no counter gives (matches at a higher
+    order only, totals rising with the order, empty rows), with counts up to ``big``."""
+    scale = rng.choice([3, 60, big], size=(n, 1))
+    totals = (rng.random((n, order)) * scale).astype(np.int64)
+    totals *= rng.random((n, 1)) < 0.9
+    totals = np.where(rng.random((n, 1)) < 0.7, -np.sort(-totals, axis=1), totals)
+    matches = (rng.random((n, order)) * (totals + 1)).astype(np.int64)
+    matches *= rng.random((n, order)) < 0.7
+    matches *= rng.random((n, 1)) < 0.9
+    hyp = np.maximum(totals[:, 0], (rng.random(n) * scale[:, 0]).astype(np.int64))
+    hyp *= rng.random(n) < 0.95
+    ref = (rng.random(n) * 2 * scale[:, 0]).astype(np.int64)
+    sums = np.concatenate([hyp[:, None], ref[:, None], matches, totals], axis=1)
+    return np.minimum(sums, 2**53 - 1)  # where the compiled formula applies
+
+
+def reference_rows(spec: BleuSpec, sums: np.ndarray) -> list[Any]:
+    n = spec.max_order
+    return [engine.score_counts(spec, Counts(tuple(row[2:2 + n]), tuple(row[2 + n:]), row[0],
+                                             row[1])) for row in sums.tolist()]
+
+
 def assert_same(ours, generic) -> None:
     assert len(ours) == len(generic)
     for a, b in zip(ours, generic):
@@ -85,12 +117,12 @@ def assert_same(ours, generic) -> None:
 
 @pytest.mark.parametrize("smoother", SMOOTHERS, ids=lambda s: f"{s[0].name}{s[1]}")
 @pytest.mark.parametrize("eff", [False, True])
-def test_fast_equals_generic_on_random_stats(smoother, eff) -> None:
+def test_sentence_scores_equal_the_reference_on_random_stats(smoother, eff) -> None:
     rng = random.Random(f"{smoother}-{eff}")
     for _trial in range(12):
         order = rng.randint(1, 6)
         spec = make_spec(smoother, eff, order, rng.choice(PENALTIES))
-        assert fast.supports(spec)
+        assert _rows.applies(spec) == (kernel.kernel() is not None)
         stats = random_stats(rng, rng.randint(1, 400), order + rng.choice([0, 0, 1]),
                              rng.randint(1, 3))
         generic = engine.sentence_scores_generic(spec, stats)
@@ -99,32 +131,98 @@ def test_fast_equals_generic_on_random_stats(smoother, eff) -> None:
         assert values.dtype == np.float64 and values.tolist() == [s.score for s in generic]
 
 
-def test_exotic_cases_take_the_generic_path() -> None:
+@compiled
+@pytest.mark.parametrize("smoother", SMOOTHERS, ids=lambda s: f"{s[0].name}{s[1]}")
+@pytest.mark.parametrize("eff", [False, True])
+def test_compiled_rows_equal_the_reference_on_random_sums(smoother, eff) -> None:
+    rng = np.random.default_rng(zlib.crc32(f"{smoother}-{eff}".encode()))
+    for order in range(1, 7):
+        spec = make_spec(smoother, eff, order)
+        sums = random_sums(rng, 400, order, rng.choice([10**6, 2**40, 2**53 - 1]))
+        rows = _rows.row_scores(spec, sums[:, 0], sums[:, 1], sums[:, 2:2 + order],
+                                sums[:, 2 + order:])
+        assert rows is not None
+        want = reference_rows(spec, sums)
+        assert rows.scores.tolist() == [w.score for w in want]
+        assert rows.bp.tolist() == [w.bp for w in want]
+        assert rows.precisions.tolist() == [list(w.precisions) for w in want]
+        assert rows.matches.tolist() == [list(w.counts) for w in want]
+        assert rows.totals.tolist() == [list(w.totals) for w in want]
+        rows.scores[0] = 0.0  # the arrays belong to the caller
+
+
+@compiled
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="sum() compensates from Python 3.12 on")
+def test_the_rows_reach_scores_where_the_compensated_sum_matters() -> None:
+    """On Python >= 3.12 the built-in sum of the logs differs from a plain left-to-right sum on
+    some random rows: there the compiled formula must have summed as the built-in does."""
+    rng = np.random.default_rng(3)
+    spec = make_spec((NoSmoothing, {}), False, 4)
+    sums = random_sums(rng, 20000, 4, 2**40)
+    rows = _rows.row_scores(spec, sums[:, 0], sums[:, 1], sums[:, 2:6], sums[:, 6:])
+    assert rows is not None
+    differ = 0
+    for row, prec in zip(sums.tolist(), rows.precisions.tolist()):
+        if any(row[2:6]):
+            logs = [math.log(p) if p else LOG_ZERO for p in prec]
+            plain = 0.0
+            for lg in logs:
+                plain += lg
+            differ += plain != sum(logs)
+    assert differ > 0
+    assert rows.scores.tolist() == [w.score for w in reference_rows(spec, sums)]
+
+
+@compiled
+def test_counts_from_2_to_the_53_are_left_to_the_reference() -> None:
+    spec = make_spec((Exp, {}), False, 2)
+    scorer = BatchScorer(spec)
+    for big in ([2**53, 1, 5, 3, 7, 3], [9, -2**53, 5, 3, 7, 3], [9, 1, 5, 3, 2**53, 3],
+                [2**62, 2**62 - 1, 2**61, 2**60, 2**62, 2**61], [9, 1, -1, 3, 7, 3]):
+        sums = np.array([big, [9, 1, 5, 3, 7, 3]], dtype=np.int64)
+        assert _rows.row_scores(spec, sums[:, 0], sums[:, 1], sums[:, 2:4], sums[:, 4:]) is None
+        if min(big) >= 0:
+            want = [w.score for w in reference_rows(spec, sums)]
+            assert scorer.scores(sums).tolist() == want
+    huge_k = make_spec((AddK, {"value": 2**53}), False, 2)
+    assert _rows.compiled_formula(huge_k) is None
+    assert _rows.compiled_formula(make_spec((Floor, {"value": 2**53}), False, 2)) is None
+
+
+def test_exotic_cases_take_the_reference_path() -> None:
     spec = make_spec((AddK, {"value": 1.5}), True, 4)
-    assert not fast.supports(spec)
+    assert _rows.compiled_formula(spec) is None
     weighted = BleuSpec(**{**spec.__dict__, "smoothing": Exp(), "weights": ((0.5, 0.5, 0, 0),)})
-    assert not fast.supports(weighted)
+    assert _rows.compiled_formula(weighted) is None
     nltk_bp = BleuSpec(**{**spec.__dict__, "smoothing": Exp(),
                           "brevity_penalty": Closest(formula="nltk")})
-    assert not fast.supports(nltk_bp)
+    assert _rows.compiled_formula(nltk_bp) is None
+
+    class MyExp(Exp):
+        pass
+
+    class MyMean(SacreMean):
+        pass
+
+    class MyClosest(Closest):
+        pass
+
+    plain = make_spec((Exp, {}), False, 4)
+    assert _rows.compiled_formula(plain) == (False, 3, 0.0, 0)
+    for field, value in (("smoothing", MyExp()), ("mean", MyMean()),
+                         ("brevity_penalty", MyClosest())):
+        assert _rows.compiled_formula(BleuSpec(**{**plain.__dict__, field: value})) is None
 
 
-def test_logs_and_exps_match_the_math_module_on_many_values() -> None:
-    # The fast path never uses numpy's log/exp; this checks its sum/divide steps against a
-    # plain-Python recomputation on a million precisions (250k rows of 4).
-    rng = np.random.default_rng(5)
-    t = rng.integers(1, 200, size=(250_000, 4))
-    c = np.minimum(rng.integers(0, 200, t.shape), t)
-    prec = 100.0 * c / t
-    spec = make_spec((Floor, {}), False, 4)
-    stats = SegmentStats(t[:, 0], t[:, :1], c, t)
-    ours = spec.mean.combine_rows(prec, t, c.any(axis=1), np.ones(len(t)), None)
-    for row, p in zip(ours.tolist(), prec.tolist()):
-        if not any(p):
-            continue
-        logs = [math.log(x) if x > 0 else -9999999999 for x in p]
-        assert row == math.exp(sum(logs) / 4)
-    assert len(stats) == len(t)
+def test_without_the_kernel_rows_are_scored_by_the_reference(monkeypatch) -> None:
+    monkeypatch.setattr(kernel, "kernel", lambda: None)
+    rng = random.Random(9)
+    spec = make_spec((Floor, {}), True, 4)
+    assert not _rows.applies(spec)
+    stats = random_stats(rng, 50, 4, 2)
+    assert _rows.row_scores(spec, stats.hyp_len, stats.hyp_len, stats.matches,
+                            stats.totals) is None
+    assert_same(engine.sentence_scores(spec, stats), engine.sentence_scores_generic(spec, stats))
 
 
 def test_against_sacrebleu_sentence_score() -> None:

@@ -744,7 +744,6 @@ static PyObject *Index_count_one(Index *ix, PyObject *obj) {
     return out;
 }
 
-#if SACREBLEU_FORMULA
 /* The reference length sacreBLEU takes for a segment: the closest to the hypothesis length,
  * the shorter one on a tie. */
 static int64_t closest_ref_len(const int64_t *ref_lens, Py_ssize_t nrefs, int64_t hyp_len) {
@@ -756,18 +755,25 @@ static int64_t closest_ref_len(const int64_t *ref_lens, Py_ssize_t nrefs, int64_
     return best;
 }
 
-/* bleu_one(hypothesis, effective_order, exp_smoothing) -> (score, matches, totals, precisions,
- * bp, hyp_len, ref_len, references): count_one and sacreBLEU's compute_bleu of the segment in one call
- * (smoothing "exp" or else "none"; see _sacrebleu_formula.h), the tuples holding Python ints
- * and floats as sacreBLEU's lists do. One call instead of a count, a Python formula and the
+/* bleu_one(hypothesis, effective_order, smoothing, value, k) -> (score, matches, totals,
+ * precisions, bp, hyp_len, ref_len, references): count_one and sacreBLEU's compute_bleu of the
+ * segment in one call (smoothing numbered as in _sacrebleu_formula.h; value: floor's, k:
+ * add-k's, below 2**53), the tuples holding Python ints and floats as sacreBLEU's lists do. One call instead of a count, a Python formula and the
  * tuples between them: the per-call drop-in spends most of a call on that glue. */
 static PyObject *Index_bleu_one(Index *ix, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "bleu_one(hypothesis, effective_order, exp_smoothing)");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "bleu_one(hypothesis, effective_order, smoothing, value, k)");
         return NULL;
     }
-    int effective = PyObject_IsTrue(args[1]), exp_smoothing = PyObject_IsTrue(args[2]);
-    if (effective < 0 || exp_smoothing < 0) return NULL;
+    int effective = PyObject_IsTrue(args[1]);
+    long smoothing = PyLong_AsLong(args[2]);
+    double value = PyFloat_AsDouble(args[3]);
+    long long k = PyLong_AsLongLong(args[4]);
+    if (effective < 0 || PyErr_Occurred()) return NULL;
+    if (smoothing < SMOOTH_NONE || smoothing > SMOOTH_EXP || k < 0 || k >= FORMULA_LIMIT) {
+        PyErr_SetString(PyExc_ValueError, "bleu_one: unknown smoothing or k out of range");
+        return NULL;
+    }
     if (ix->nrefs < 1) { PyErr_SetString(PyExc_ValueError, "no reference"); return NULL; }
     int N = ix->max_order;
     enum { SMALL = 8 };   /* BLEU's orders fit on the stack */
@@ -794,8 +800,8 @@ static PyObject *Index_bleu_one(Index *ix, PyObject *const *args, Py_ssize_t nar
     int64_t ref_len = closest_ref_len(ref_lens, ix->nrefs, hyp_len);
     for (int n = 0; n < N; n++) total[n] = hyp_len - n > 0 ? hyp_len - n : 0;
     double bp;
-    double score = sacrebleu_score(m, total, N, hyp_len, ref_len, effective, exp_smoothing,
-                                   prec, &bp);
+    double score = sacrebleu_score(m, total, N, hyp_len, ref_len, effective, (int)smoothing,
+                                   value, k, prec, &bp);
     /* (score, matches, totals, precisions, bp, hyp_len, ref_len, references) */
     PyObject *items[8] = {
         PyFloat_FromDouble(score), int_tuple(m, N), int_tuple(total, N), PyTuple_New(N),
@@ -822,7 +828,6 @@ done:
     if (m != small) { PyMem_Free(m); PyMem_Free(prec); }
     return out;
 }
-#endif
 
 /* tokens() -> the reference token lists an index of token lists was built from, as new str
  * objects (a snapshot taken at build time; None for a missing reference). */
@@ -894,34 +899,62 @@ static PyObject *Index_wide_blocks(Index *ix, void *closure) {
     return PyLong_FromSsize_t(n);
 }
 
-/* log(x) / exp(x) of every float64 in a buffer, by the C library's log and exp: the very
- * functions math.log and math.exp call for finite positive (log) or finite (exp) arguments,
- * so each result is bit-identical to mapping math.log / math.exp (numpy's own SIMD versions
- * may differ in the last bit). Arguments outside that domain raise, as the caller checks. */
-static PyObject *map_libm(PyObject *arg, double (*f)(double), int positive) {
-    Py_buffer in;
-    if (PyObject_GetBuffer(arg, &in, PyBUF_SIMPLE) < 0) return NULL;
-    Py_ssize_t n = in.len / (Py_ssize_t)sizeof(double);
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(double));
-    if (out) {
-        const double *x = (const double *)in.buf;
-        double *y = (double *)PyBytes_AS_STRING(out);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (!isfinite(x[i]) || (positive && !(x[i] > 0.0))) {
-                Py_CLEAR(out);
-                PyErr_SetString(PyExc_ValueError, "argument outside the checked domain");
-                break;
-            }
-            y[i] = f(x[i]);
-        }
+/* bleu_rows(hyp_len, ref_len, matches, totals, rows, max_order, effective_order, smoothing,
+ * value, k): sacreBLEU's compute_bleu of every row (_sacrebleu_formula.h). Buffers are int64:
+ * hyp_len and ref_len [rows], matches and totals [rows][max_order].
+ * -> (scores float64 [rows], precisions float64 [rows][max_order], bp float64 [rows], matches
+ *     and totals int64 [rows][max_order] as sacreBLEU reports them) as bytearrays (writable
+ *     arrays for the caller), or None when a count is negative or a count or length is not
+ *     below 2**53 in magnitude (where the C arithmetic is no longer Python's: the caller
+ *     scores those rows in Python). */
+static PyObject *mod_bleu_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer bh, br, bm, bt;
+    Py_ssize_t rows, N;
+    int effective, smoothing;
+    double value;
+    long long k;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nnpidL", &bh, &br, &bm, &bt, &rows, &N, &effective,
+                          &smoothing, &value, &k))
+        return NULL;
+    PyObject *out = NULL, *sc = NULL, *pr = NULL, *bp = NULL, *cm = NULL, *ct = NULL;
+    Py_ssize_t cells = rows * N, w = (Py_ssize_t)sizeof(int64_t);
+    if (rows < 0 || N < 1 || N > INT_MAX / 2 || bh.len != rows * w || br.len != rows * w
+        || bm.len != cells * w || bt.len != cells * w) {
+        PyErr_SetString(PyExc_ValueError, "bleu_rows: buffer sizes do not match the shape");
+        goto done;
     }
-    PyBuffer_Release(&in);
+    if (smoothing < SMOOTH_NONE || smoothing > SMOOTH_EXP || k < 0 || k >= FORMULA_LIMIT) {
+        PyErr_SetString(PyExc_ValueError, "bleu_rows: unknown smoothing or k out of range");
+        goto done;
+    }
+    const int64_t *h = bh.buf, *r = br.buf, *m = bm.buf, *t = bt.buf;
+    for (Py_ssize_t i = 0; i < rows; i++)
+        if (h[i] <= -FORMULA_LIMIT || h[i] >= FORMULA_LIMIT || r[i] <= -FORMULA_LIMIT
+            || r[i] >= FORMULA_LIMIT) { out = Py_NewRef(Py_None); goto done; }
+    for (Py_ssize_t i = 0; i < cells; i++)
+        if (m[i] < 0 || m[i] >= FORMULA_LIMIT || t[i] < 0 || t[i] >= FORMULA_LIMIT) {
+            out = Py_NewRef(Py_None);
+            goto done;
+        }
+    sc = PyByteArray_FromStringAndSize(NULL, rows * w);
+    pr = PyByteArray_FromStringAndSize(NULL, cells * w);
+    bp = PyByteArray_FromStringAndSize(NULL, rows * w);
+    cm = PyByteArray_FromStringAndSize((const char *)m, cells * w);
+    ct = PyByteArray_FromStringAndSize((const char *)t, cells * w);
+    if (!sc || !pr || !bp || !cm || !ct) goto done;
+    double *score = (double *)PyByteArray_AS_STRING(sc), *prec = (double *)PyByteArray_AS_STRING(pr);
+    double *penalty = (double *)PyByteArray_AS_STRING(bp);
+    int64_t *correct = (int64_t *)PyByteArray_AS_STRING(cm), *total = (int64_t *)PyByteArray_AS_STRING(ct);
+    for (Py_ssize_t i = 0; i < rows; i++)
+        score[i] = sacrebleu_score(correct + i * N, total + i * N, (int)N, h[i], r[i], effective,
+                                   smoothing, value, k, prec + i * N, penalty + i);
+    out = PyTuple_Pack(5, sc, pr, bp, cm, ct);
+done:
+    Py_XDECREF(sc); Py_XDECREF(pr); Py_XDECREF(bp); Py_XDECREF(cm); Py_XDECREF(ct);
+    PyBuffer_Release(&bh); PyBuffer_Release(&br); PyBuffer_Release(&bm); PyBuffer_Release(&bt);
     return out;
 }
-
-static PyObject *mod_log(PyObject *self, PyObject *arg) { (void)self; return map_libm(arg, log, 1); }
-static PyObject *mod_exp(PyObject *self, PyObject *arg) { (void)self; return map_libm(arg, exp, 0); }
-
 /* summarize(hyp_len, matches, ref_lens, lines, max_order, nrefs, floor): what a corpus score
  * needs from per-segment statistics, without building arrays. Buffers are int64: hyp_len
  * [lines], matches [lines][max_order], ref_lens [lines][nrefs] (-1: no such reference).
@@ -1109,8 +1142,9 @@ done:
 static PyMethodDef module_methods[] = {
     {"sentence", mod_sentence, METH_VARARGS,
      "sentence(hyp, refs, max_order, chars) -> (hyp_len, ref_lens, matches) or None"},
-    {"log", mod_log, METH_O, "log of every float64 of a buffer (positive, finite) -> bytes"},
-    {"exp", mod_exp, METH_O, "exp of every float64 of a buffer (finite) -> bytes"},
+    {"bleu_rows", mod_bleu_rows, METH_VARARGS,
+     "bleu_rows(hyp_len, ref_len, matches, totals, rows, max_order, effective_order, smoothing, "
+     "value, k) -> (scores, precisions, bp, matches, totals) as bytes, or None"},
     {"summarize", mod_summarize, METH_VARARGS,
      "summarize(hyp_len, matches, ref_lens, lines, max_order, nrefs, floor) -> sums"},
     {NULL, NULL, 0, NULL},
@@ -1121,12 +1155,10 @@ static PyMethodDef Index_methods[] = {
      "count(hypotheses, lines, lists=False) -> (hyp_len, matches) as int64 bytes"},
     {"count_one", (PyCFunction)Index_count_one, METH_O,
      "count_one(hypothesis) -> (hyp_len, matches tuple) of an index of one segment"},
-#if SACREBLEU_FORMULA
     {"bleu_one", (PyCFunction)(void (*)(void))Index_bleu_one, METH_FASTCALL,
-     "bleu_one(hypothesis, effective_order, exp_smoothing) -> sacreBLEU's compute_bleu fields "
-     "(score, matches, totals, precisions, bp, hyp_len, ref_len) and the reference count of an "
-     "index of one segment"},
-#endif
+     "bleu_one(hypothesis, effective_order, smoothing, value, k) -> sacreBLEU's compute_bleu "
+     "fields (score, matches, totals, precisions, bp, hyp_len, ref_len) and the reference count "
+     "of an index of one segment"},
     {"tokens", (PyCFunction)Index_tokens, METH_NOARGS,
      "tokens() -> the reference token lists (str) of an index built from_lists"},
     {"from_lists", (PyCFunction)Index_from_lists, METH_VARARGS | METH_CLASS,

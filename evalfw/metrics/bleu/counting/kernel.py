@@ -9,7 +9,6 @@ evalfw counts with numpy: same numbers, slower.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Hashable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -150,25 +149,4 @@ def _joined_tokens(text: str, unit: str) -> list[list[str]]:
     return [line.split() for line in lines]
 
 
-def log(values: np.ndarray) -> np.ndarray:
-    """``math.log`` of every (finite, positive) value, bit for bit: the kernel calls the same C
-    library function; without the kernel, ``math.log`` itself is mapped."""
-    import numpy as np
-
-    k = kernel()
-    if k is None:
-        return np.array(list(map(math.log, values.tolist())), dtype=np.float64)
-    return np.frombuffer(k.log(np.ascontiguousarray(values, dtype=np.float64)), np.float64)
-
-
-def exp(values: np.ndarray) -> np.ndarray:
-    """``math.exp`` of every (finite) value, bit for bit (see :func:`log`)."""
-    import numpy as np
-
-    k = kernel()
-    if k is None:
-        return np.array(list(map(math.exp, values.tolist())), dtype=np.float64)
-    return np.frombuffer(k.exp(np.ascontiguousarray(values, dtype=np.float64)), np.float64)
-
-
-__all__ = ["Counted", "describe", "exp", "kernel", "log", "NativeTables"]
+__all__ = ["Counted", "describe", "kernel", "NativeTables"]

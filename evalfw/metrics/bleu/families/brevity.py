@@ -7,6 +7,9 @@ return types of each tool, which matter for bit-exact results:
 
 - ``sacrebleu``: 1.0 if c >= r; 0.0 if c == 0; else exp(1 - r/c);
 - ``nltk``: int 1 if c > r; int 0 if c == 0; else exp(1 - r/c) (so c == r gives float 1.0).
+
+The ``sacrebleu`` formula here is the reference that ``counting/_sacrebleu_formula.h`` computes
+in C for many rows at once (:mod:`evalfw.metrics.bleu._rows`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.metrics.bleu.components import BrevityPenalty
-from evalfw.metrics.bleu.counting import kernel
 from evalfw.plugin import hookimpl
 
 if TYPE_CHECKING:
@@ -58,21 +60,6 @@ class _Formula(BrevityPenalty):
             return math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
         return 1.0
 
-    def penalty_rows(self, hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray | None:
-        """sacreBLEU's formula per row (1.0, 0.0 or exp(1 - r/c) with the C library's exp);
-        NLTK's formula returns ints for some rows, so it takes the row-by-row path."""
-        if self.options["formula"] != "sacrebleu":
-            return None
-        import numpy as np
-
-        bp = np.ones(len(hyp_len))
-        short = hyp_len < ref_len
-        bp[short & (hyp_len == 0)] = 0.0
-        which = np.flatnonzero(short & (hyp_len > 0))
-        if len(which):
-            bp[which] = kernel.exp(1 - ref_len[which] / hyp_len[which])
-        return bp
-
 
 def _closest(hyp_len: np.ndarray, ref_lens: np.ndarray, prefer_short: bool) -> np.ndarray:
     import numpy as np
@@ -94,7 +81,6 @@ def _closest(hyp_len: np.ndarray, ref_lens: np.ndarray, prefer_short: bool) -> n
 
 
 class Closest(_Formula):
-    vectorized = True
     name = "closest"
     description = "closest reference length, tie -> shorter (mteval-v13a, sacreBLEU, NLTK, Moses)"
 
@@ -103,7 +89,6 @@ class Closest(_Formula):
 
 
 class ClosestFirst(_Formula):
-    vectorized = True
     name = "closest-first"
     description = "closest reference length, tie -> first listed (torchtext, torchmetrics)"
 
@@ -112,7 +97,6 @@ class ClosestFirst(_Formula):
 
 
 class Shortest(_Formula):
-    vectorized = True
     name = "shortest"
     description = "shortest reference length (HF evaluate 'bleu', mteval before v13)"
 

@@ -3,26 +3,23 @@
 They reproduce sacreBLEU 2.6.0's ``compute_bleu`` bit for bit, so they work in percent
 (``scale = 100``): sacreBLEU computes 100*c/t and logs that, and log(100*c/t) is not always the
 same double as log(c/t) + log(100). The order of operations below is the one that matters.
+
+These classes are the reference. ``counting/_sacrebleu_formula.h`` computes the same floats in C
+for many rows at once (:mod:`evalfw.metrics.bleu._rows`) and for the per-call sentence scorer;
+a change here is a change there.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from evalfw.metrics.bleu.components import Counts, Mean, Precision, Smoothed, Smoother
-from evalfw.metrics.bleu.counting import kernel
 from evalfw.plugin import hookimpl
-
-if TYPE_CHECKING:
-    import numpy as np
 
 #: sacreBLEU's log of a zero precision: a huge negative number instead of -inf.
 LOG_ZERO = -9999999999
-#: Python >= 3.12 sums floats with compensation; the vectorized mean mirrors the built-in.
-_PLAIN_SUM = sys.version_info < (3, 12)
 
 
 def log_floor(p: Precision) -> float:
@@ -64,40 +61,6 @@ class _SacreSmoother(Smoother):
                 precisions[n] = 100.0 * correct[n] / total[n]
         return Smoothed(tuple(precisions), tuple(correct), tuple(total))
 
-    def smooth_rows(self, matches: np.ndarray, totals: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """``smooth`` of every row at once, the same float64 operations in the same order."""
-        import numpy as np
-
-        k = self._row_k()
-        if k is None:
-            return None
-        n_seg, order = matches.shape
-        correct, total = matches.copy(), totals.copy()
-        prec = np.zeros((n_seg, order))
-        # No match at all: precisions 0 and counts untouched (sacreBLEU #141).
-        alive = matches.any(axis=1)
-        zeros_seen = np.zeros(n_seg, dtype=np.int64)
-        for n in range(order):
-            if n > 0 and k:
-                correct[alive, n] += k
-                total[alive, n] += k
-            alive = alive & (total[:, n] != 0)  # an order without n-grams ends the walk
-            rows = np.flatnonzero(alive)
-            c, t = correct[rows, n], total[rows, n]
-            p = 100.0 * c / t
-            self._zero_rows(p, c == 0, t, rows, zeros_seen)
-            prec[rows, n] = p
-        return prec, correct, total
-
-    def _row_k(self) -> int | None:
-        """What ``smooth_rows`` adds to the counts of orders >= 2 (None: it cannot)."""
-        return 0
-
-    def _zero_rows(self, p: np.ndarray, zero: np.ndarray, t: np.ndarray, rows: np.ndarray,
-                   zeros_seen: np.ndarray) -> None:
-        """Set the precisions of zero-match orders in ``p`` (rows ``rows``, totals ``t``)."""
-
     def _adjust(self, n: int, correct: list[Any], total: list[Any]) -> None:
         """Change counts before order n is looked at (add-k)."""
 
@@ -110,7 +73,6 @@ class _SacreSmoother(Smoother):
 
 
 class NoSmoothing(_SacreSmoother):
-    vectorized = True
     sacrebleu_resampling = True
     name = "none"
     sacrebleu_name = "none"
@@ -118,7 +80,6 @@ class NoSmoothing(_SacreSmoother):
 
 
 class Floor(_SacreSmoother):
-    vectorized = True
     sacrebleu_resampling = True
     name = "floor"
     sacrebleu_name = "floor"
@@ -133,16 +94,11 @@ class Floor(_SacreSmoother):
     def _zero(self, n: int, total: int, state: list[float]) -> float:
         return 100.0 * float(self.options["value"]) / total
 
-    def _zero_rows(self, p: np.ndarray, zero: np.ndarray, t: np.ndarray, rows: np.ndarray,
-                   zeros_seen: np.ndarray) -> None:
-        p[zero] = 100.0 * self.options["value"] / t[zero]
-
     def sacrebleu_signature(self) -> str:
         return f"floor[{self.options['value']:.2f}]"
 
 
 class AddK(_SacreSmoother):
-    vectorized = True
     sacrebleu_resampling = True
     name = "add-k"
     sacrebleu_name = "add-k"
@@ -154,17 +110,11 @@ class AddK(_SacreSmoother):
             correct[n] += self.options["value"]
             total[n] += self.options["value"]
 
-    def _row_k(self) -> int | None:
-        # integer counts stay integer; a fractional k takes the row-by-row path
-        value = self.options["value"]
-        return value if type(value) is int else None
-
     def sacrebleu_signature(self) -> str:
         return f"add-k[{self.options['value']:.2f}]"
 
 
 class Exp(_SacreSmoother):
-    vectorized = True
     sacrebleu_resampling = True
     name = "exp"
     sacrebleu_name = "exp"
@@ -173,14 +123,6 @@ class Exp(_SacreSmoother):
     def _zero(self, n: int, total: int, state: list[float]) -> float:
         state[0] *= 2
         return 100.0 / (state[0] * total)
-
-    def _zero_rows(self, p: np.ndarray, zero: np.ndarray, t: np.ndarray, rows: np.ndarray,
-                   zeros_seen: np.ndarray) -> None:
-        import numpy as np
-
-        zeros_seen[rows[zero]] += 1
-        state = np.ldexp(1.0, zeros_seen[rows[zero]])  # the doubled divisor, exactly
-        p[zero] = 100.0 / (state * t[zero])
 
 
 class SacreMean(Mean):
@@ -193,7 +135,6 @@ class SacreMean(Mean):
 
     name = "sacrebleu"
     scale = 100
-    vectorized = True
     sacrebleu_resampling = True
     description = "sacreBLEU's mean: log floor -9999999999, optional effective order, 0-100"
     options_schema: ClassVar[dict[str, Any]] = {
@@ -230,39 +171,6 @@ class SacreMean(Mean):
         return tuple(
             bp * math.exp(math.fsum(w * lg for w, lg in zip(ws, logs))) for ws in weights
         )
-
-    def combine_rows(self, precisions: np.ndarray, totals: np.ndarray, matched: np.ndarray,
-                     bp: np.ndarray, weights: Sequence[Sequence[float]] | None
-                     ) -> np.ndarray | None:
-        """``combine`` of every row (uniform weights only). ``log`` and ``exp`` are the C
-        library's, as ``math.log``/``math.exp`` (numpy's SIMD versions may differ in the last
-        bit); the sum of logs is left to right up to Python 3.11, and the built-in ``sum``
-        itself from 3.12 on (which compensates rounding)."""
-        import numpy as np
-
-        if weights is not None:
-            return None
-        n_seg, order = precisions.shape
-        eff = np.full(n_seg, order, dtype=np.int64)
-        if self.options["effective_order"]:
-            reached = np.cumprod(totals != 0, axis=1).sum(axis=1)
-            eff = np.where(reached > 0, reached, order)
-        logs = np.full(precisions.shape, float(LOG_ZERO))
-        pos = precisions > 0
-        logs[pos] = kernel.log(precisions[pos])
-        if _PLAIN_SUM:
-            acc = logs[:, 0].copy()
-            for n in range(1, order):
-                acc = np.where(eff > n, acc + logs[:, n], acc)
-        else:  # the very objects the scalar code sums: int LOG_ZERO, float logs
-            lists = [[lg if p > 0 else LOG_ZERO for lg, p in zip(lr, pr)]
-                     for lr, pr in zip(logs.tolist(), precisions.tolist())]
-            acc = np.array([sum(row[:e]) for row, e in zip(lists, eff.tolist())], dtype=float)
-        mean = acc / eff
-        out = np.zeros(n_seg)
-        rows = np.flatnonzero(matched)
-        out[rows] = bp[rows] * kernel.exp(mean[rows])
-        return out
 
 
 @hookimpl
