@@ -119,8 +119,10 @@ def _check_systems(args: Any, systems: list[list[str]], refs: list[list[str]],
 
 
 def _metrics(args: Any, refs: list[list[str]]) -> dict[str, Any]:
-    """The metric objects of ``-m`` (in its order, each once), holding the references."""
+    """The metric objects of ``-m`` (in its order, each once), holding the references for
+    corpus scores (a sentence score takes each segment's references with the segment)."""
     metrics: dict[str, Any] = {}
+    held = None if args.sentence_level else refs
     for name in args.metrics:
         if name == "bleu":
             trg_lang = args.langpair.split("-")[1] if args.langpair else ""
@@ -128,17 +130,17 @@ def _metrics(args: Any, refs: list[list[str]]) -> dict[str, Any]:
                 smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
                 tokenize=args.bleu_tokenize, lowercase=args.bleu_lowercase,
                 force=args.bleu_force, effective_order=bool(args.sentence_level),
-                trg_lang=trg_lang, references=refs)
+                trg_lang=trg_lang, references=held)
         elif name == "chrf":
             metrics["CHRF"] = CHRF(
                 char_order=args.chrf_char_order, word_order=args.chrf_word_order,
                 beta=args.chrf_beta, whitespace=args.chrf_whitespace,
                 lowercase=args.chrf_lowercase, eps_smoothing=args.chrf_eps_smoothing,
-                references=refs)
+                references=held)
         else:
             metrics["TER"] = TER(
                 case_sensitive=args.ter_case_sensitive, asian_support=args.ter_asian_support,
-                no_punct=args.ter_no_punct, normalized=args.ter_normalized, references=refs)
+                no_punct=args.ter_no_punct, normalized=args.ter_normalized, references=held)
     return metrics
 
 
