@@ -6,7 +6,7 @@ The Python reference is the definition: the built-in sacreBLEU brevity penalty
 (:mod:`evalfw.metrics.bleu.families.brevity`), smoothing and mean
 (:mod:`evalfw.metrics.bleu.families.sacrebleu`), as :func:`engine.score_counts` applies them. The
 compiled formula computes the same floats bit for bit (the differential tests compare them on
-every supported Python) and serves only specs whose penalty, smoothing and mean are those
+every Python it is built for) and serves only specs whose penalty, smoothing and mean are those
 built-in classes themselves, with uniform weights (:func:`compiled_formula`). Every other spec,
 a run without the kernel, and rows the kernel declines (a count of 2**53 or more) are scored
 row by row by the reference (the callers' general paths).
@@ -36,11 +36,14 @@ _EXACT = 1 << 53
 
 
 def compiled_formula(spec: BleuSpec) -> Formula | None:
-    """The compiled formula's arguments when ``spec`` scores exactly as it does: the
+    """The compiled formula's arguments when it scores ``spec`` exactly: the kernel is built
+    with the formula (it is on the Pythons whose ``sum()`` it reproduces) and ``spec`` has the
     built-in classes themselves (not subclasses) of sacreBLEU's brevity penalty (any reference
     rule, the ``sacrebleu`` formula), smoothing and mean, uniform weights, a floor value or an
     integer add-k value below 2**53; else None (a fractional k stays in Python, where it turns
     the counts into floats)."""
+    if not hasattr(kernel.kernel(), "bleu_rows"):
+        return None
     bp, smoothing, mean = spec.brevity_penalty, spec.smoothing, spec.mean
     code = _SMOOTHING.get(type(smoothing))
     if type(bp) not in (Closest, ClosestFirst, Shortest) or bp.options["formula"] != "sacrebleu" \
@@ -60,8 +63,8 @@ def compiled_formula(spec: BleuSpec) -> Formula | None:
 
 
 def applies(spec: BleuSpec) -> bool:
-    """Whether :func:`row_scores` scores ``spec`` (its formula is compiled, the kernel built)."""
-    return compiled_formula(spec) is not None and kernel.kernel() is not None
+    """Whether :func:`row_scores` scores ``spec``."""
+    return compiled_formula(spec) is not None
 
 
 class Rows(NamedTuple):

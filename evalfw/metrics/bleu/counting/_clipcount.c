@@ -744,6 +744,7 @@ static PyObject *Index_count_one(Index *ix, PyObject *obj) {
     return out;
 }
 
+#if SACREBLEU_FORMULA
 /* The reference length sacreBLEU takes for a segment: the closest to the hypothesis length,
  * the shorter one on a tie. */
 static int64_t closest_ref_len(const int64_t *ref_lens, Py_ssize_t nrefs, int64_t hyp_len) {
@@ -828,6 +829,7 @@ done:
     if (m != small) { PyMem_Free(m); PyMem_Free(prec); }
     return out;
 }
+#endif
 
 /* tokens() -> the reference token lists an index of token lists was built from, as new str
  * objects (a snapshot taken at build time; None for a missing reference). */
@@ -899,6 +901,7 @@ static PyObject *Index_wide_blocks(Index *ix, void *closure) {
     return PyLong_FromSsize_t(n);
 }
 
+#if SACREBLEU_FORMULA
 /* bleu_rows(hyp_len, ref_len, matches, totals, rows, max_order, effective_order, smoothing,
  * value, k): sacreBLEU's compute_bleu of every row (_sacrebleu_formula.h). Buffers are int64:
  * hyp_len and ref_len [rows], matches and totals [rows][max_order].
@@ -955,6 +958,8 @@ done:
     PyBuffer_Release(&bh); PyBuffer_Release(&br); PyBuffer_Release(&bm); PyBuffer_Release(&bt);
     return out;
 }
+#endif
+
 /* summarize(hyp_len, matches, ref_lens, lines, max_order, nrefs, floor): what a corpus score
  * needs from per-segment statistics, without building arrays. Buffers are int64: hyp_len
  * [lines], matches [lines][max_order], ref_lens [lines][nrefs] (-1: no such reference).
@@ -1142,9 +1147,11 @@ done:
 static PyMethodDef module_methods[] = {
     {"sentence", mod_sentence, METH_VARARGS,
      "sentence(hyp, refs, max_order, chars) -> (hyp_len, ref_lens, matches) or None"},
+#if SACREBLEU_FORMULA
     {"bleu_rows", mod_bleu_rows, METH_VARARGS,
      "bleu_rows(hyp_len, ref_len, matches, totals, rows, max_order, effective_order, smoothing, "
-     "value, k) -> (scores, precisions, bp, matches, totals) as bytes, or None"},
+     "value, k) -> (scores, precisions, bp, matches, totals) as bytearrays, or None"},
+#endif
     {"summarize", mod_summarize, METH_VARARGS,
      "summarize(hyp_len, matches, ref_lens, lines, max_order, nrefs, floor) -> sums"},
     {NULL, NULL, 0, NULL},
@@ -1155,10 +1162,12 @@ static PyMethodDef Index_methods[] = {
      "count(hypotheses, lines, lists=False) -> (hyp_len, matches) as int64 bytes"},
     {"count_one", (PyCFunction)Index_count_one, METH_O,
      "count_one(hypothesis) -> (hyp_len, matches tuple) of an index of one segment"},
+#if SACREBLEU_FORMULA
     {"bleu_one", (PyCFunction)(void (*)(void))Index_bleu_one, METH_FASTCALL,
      "bleu_one(hypothesis, effective_order, smoothing, value, k) -> sacreBLEU's compute_bleu "
      "fields (score, matches, totals, precisions, bp, hyp_len, ref_len) and the reference count "
      "of an index of one segment"},
+#endif
     {"tokens", (PyCFunction)Index_tokens, METH_NOARGS,
      "tokens() -> the reference token lists (str) of an index built from_lists"},
     {"from_lists", (PyCFunction)Index_from_lists, METH_VARARGS | METH_CLASS,
