@@ -36,11 +36,12 @@ _WESTERN_PADDED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 # successive substitutions do, since each only adds spaces around its characters. Its kana
 # rules are left out: they can only match at the start of the text, which after the western
 # step is always the padding space, so they never split anything.
-_ASIAN_SPLIT = re.compile(
-    "([\u4e00-\u9fff\u3400-\u4dbf\u31c0-\u31ef\u2e80-\u2eff\u3300-\u33ff\uf900-\ufaff"
-    "\ufe30-\ufe4f\u3200-\u3f22" + _ASIAN_PUNCT + _FULL_WIDTH_PUNCT + "])")
+# The CJK patterns are compiled by the variants that use them (large classes: slow to compile).
+_ASIAN_SPLIT = ("([\u4e00-\u9fff\u3400-\u4dbf\u31c0-\u31ef\u2e80-\u2eff\u3300-\u33ff"
+                "\uf900-\ufaff\ufe30-\ufe4f\u3200-\u3f22" + _ASIAN_PUNCT + _FULL_WIDTH_PUNCT
+                + "])")
 _PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
-_ASIAN_PUNCT_RE = re.compile("[" + _ASIAN_PUNCT + _FULL_WIDTH_PUNCT + "]")
+_ASIAN_PUNCT_CLASS = "[" + _ASIAN_PUNCT + _FULL_WIDTH_PUNCT + "]"
 
 
 def _western(text: str) -> str:
@@ -62,6 +63,9 @@ def tokenizer(normalized: bool = False, no_punct: bool = False, asian_support: b
             return str.split
         return lambda text: text.lower().split()
 
+    asian_split = re.compile(_ASIAN_SPLIT) if asian_support and normalized else None
+    asian_punct = re.compile(_ASIAN_PUNCT_CLASS) if asian_support and no_punct else None
+
     def tokens(text: str) -> list[str]:
         text = text.rstrip()
         if not text:
@@ -70,12 +74,12 @@ def tokenizer(normalized: bool = False, no_punct: bool = False, asian_support: b
             text = text.lower()
         if normalized:
             text = _western(text)
-            if asian_support:
-                text = _ASIAN_SPLIT.sub(r" \1 ", text)
+            if asian_split is not None:
+                text = asian_split.sub(r" \1 ", text)
         if no_punct:
             text = _PUNCT.sub("", text)
-            if asian_support:
-                text = _ASIAN_PUNCT_RE.sub("", text)
+            if asian_punct is not None:
+                text = asian_punct.sub("", text)
         return text.split()
 
     return tokens
