@@ -8,6 +8,7 @@ are fixed: beyond them a computation would take longer than anyone waits.
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,8 +45,6 @@ class Limit:
         """An argparse ``type=``: the text as an integer within the bounds, else argparse's
         error (``evalfw: error: argument --X: ...``)."""
         def parse(text: str) -> int:
-            import argparse  # only a command line parses; scoring code imports this table too
-
             value = parse_int(text)
             if value is None:
                 raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}")

@@ -16,9 +16,8 @@ name matched by a glob, a record, a plugin or the command line. Wherever it come
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not from typing: the drop-in command line imports this module
-if TYPE_CHECKING:
-    from typing import Any
+import unicodedata
+from typing import Any
 
 #: Unicode categories a terminal does not print as themselves: controls (Cc), format and
 #: bidi controls (Cf), line and paragraph separators (Zl, Zp), surrogates (Cs: a file name
@@ -32,8 +31,6 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def _hidden(char: str) -> bool:
     if " " <= char <= "~":  # printable ASCII, the common case
         return False
-    import unicodedata
-
     return unicodedata.category(char) in HIDDEN_CATEGORIES
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -77,9 +79,6 @@ def write_lines(lines: list[str]) -> None:
 def terminal_width(given: int | None = None) -> int | None:
     """The width to fit printed tables to: ``given`` (``--width``), else ``$COLUMNS``, else
     the terminal's when standard output is one; ``None`` (no limit) for pipes and files."""
-    import os
-    import shutil
-
     if given is not None:
         return given
     columns = os.environ.get("COLUMNS", "")

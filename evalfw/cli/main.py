@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -84,8 +85,6 @@ class Terminated(KeyboardInterrupt):
 def interrupted(exc: KeyboardInterrupt) -> int:
     """Say on stderr why the command stopped; the status is 128 + the signal's number, as a
     shell reports it: 130 for Ctrl-C (SIGINT), 143 for SIGTERM, 129 for SIGHUP."""
-    import signal
-
     signum = getattr(exc, "signum", signal.SIGINT)
     if signum == signal.SIGINT:
         sys.stderr.write("evalfw: interrupted\n")

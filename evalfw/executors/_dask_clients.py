@@ -9,6 +9,7 @@ worker with the resources a metric needs.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -61,8 +62,6 @@ def connect(address: Address, timeout: float) -> Any:
 
 def local_cluster(workers: int) -> tuple[Any, Any]:
     """A LocalCluster of ``workers`` single-thread processes on 127.0.0.1, and its client."""
-    import logging
-
     import dask
     from distributed import Client, LocalCluster
 
@@ -136,15 +135,11 @@ class quiet_shutdown:
     which would bury the run's own one-line message. The outcome is decided by then."""
 
     def __enter__(self) -> None:
-        import logging
-
         self._levels = {name: logging.getLogger(name).level for name in _SHUTDOWN_LOGGERS}
         for name in _SHUTDOWN_LOGGERS:
             logging.getLogger(name).setLevel(logging.CRITICAL)
 
     def __exit__(self, *exc: object) -> None:
-        import logging
-
         for name, level in self._levels.items():
             logging.getLogger(name).setLevel(level)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from abc import abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from evalfw.plugin.component import Component
@@ -98,8 +98,6 @@ class SegmentContext:
 
     def readonly_view(self) -> SegmentContext:
         """The context as plugin code gets it: source and scores it cannot change."""
-        from dataclasses import replace
-
         from evalfw.plugin.boundary import readonly
 
         return replace(self, source=readonly(self.source), scores=readonly(self.scores))

@@ -11,6 +11,7 @@ The contracts of each kind (tokenizer, counter, metric, reporter, ...) subclass
 
 from __future__ import annotations
 
+import re
 from abc import ABC
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -78,8 +79,6 @@ NAME_MAX = 128
 
 def name_problem(name: Any) -> str | None:
     """Why ``name`` cannot name a component, or None."""
-    import re
-
     if not isinstance(name, str):
         return f"its name is {type(name).__name__} {repr(name)[:40]}, not a string"
     if not name or len(name) > NAME_MAX or not re.fullmatch(NAME_PATTERN, name):

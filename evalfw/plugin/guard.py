@@ -26,6 +26,7 @@ guarded call, :mod:`evalfw.plugin.boundary`):
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import sysconfig
 import threading
@@ -157,8 +158,6 @@ def _after_fork_child() -> None:
     # the command line turns SIGTERM and SIGHUP into an exception in its own process; a child
     # (a plugin's multiprocessing pool, which ends its workers with SIGTERM) dies of them as
     # processes do (evalfw's own workers set their signals when they start)
-    import signal
-
     for name in ("SIGTERM", "SIGHUP"):
         signum = getattr(signal, name, None)
         if signum is not None and getattr(signal.getsignal(signum), "__module__", "") \

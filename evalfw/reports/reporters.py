@@ -9,6 +9,8 @@ every result at full precision.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -59,8 +61,6 @@ class JsonReporter(Reporter):
     machine_readable = True
 
     def render(self, record: Mapping[str, Any]) -> str:
-        import json
-
         keep = ("experiment", "version", "created", "specs", "results", "warnings",
                 "significance",  # present when the config asked for significance tests
                 "judgements", "meta_evaluation")  # human judgements and the meta-evaluation
@@ -162,8 +162,6 @@ def md_escape(text: str, line: bool = False) -> str:
     metacharacters backslash-escaped, a ``www.`` (an autolink on GitHub) broken by an
     escaped dot, control characters replaced; a line's leading block marker (``#``, ``-``,
     ``+``, ``=``, ``1.``) escaped too."""
-    import re
-
     out = []
     for char in text:
         if char in _MD_ENTITIES:

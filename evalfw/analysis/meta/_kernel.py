@@ -13,6 +13,7 @@ bits (the tests compare them):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -156,8 +157,6 @@ def multipliers(denominators: np.ndarray, bound: int) -> np.ndarray:
     """``L / d`` for each denominator d, L their least common multiple, when a score of at
     most ``bound`` numerator units stays within int64 (else empty: the kernel compares the
     values themselves)."""
-    import math
-
     dens = [int(d) for d in denominators]
     lcm = math.lcm(*dens) if dens else 1
     if lcm * max(bound, 1) >= 2 ** 62:

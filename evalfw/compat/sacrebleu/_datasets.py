@@ -8,6 +8,7 @@ Everything here imports sacreBLEU, so scoring files never pays for it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -36,8 +37,6 @@ class Datasets:
                     "come from sacreBLEU's dataset code, which is not installed; install it "
                     "with: pip install 'evalfw[datasets]'") from None
             if not self.console.quiet:  # sacreBLEU's own log lines, as it prints them
-                import logging
-
                 logging.basicConfig(level=logging.INFO, format="sacreBLEU: %(message)s")
             self._utils = utils
         return self._utils
