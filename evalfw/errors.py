@@ -10,6 +10,7 @@ keeps running, but says so.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 
@@ -77,8 +78,6 @@ class CacheWarning(EvalfwWarning):
 
 def suggest(name: str, choices: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest choices, or ``""``."""
-    import difflib  # only when a name is unknown: every command imports this module
-
     close = difflib.get_close_matches(name, sorted(choices), n=3, cutoff=0.6)
     if not close:
         return ""

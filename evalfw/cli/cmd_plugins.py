@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import warnings
 from typing import TYPE_CHECKING, Any, cast
 
 from evalfw.cli._options import add_format, add_plugins_dir, write_json, write_lines
@@ -60,9 +62,6 @@ def describe(host: Any, include_builtin: bool) -> list[dict[str, Any]]:
 def import_problem(registries: dict[str, Any], plugin: str) -> str | None:
     """The first module a component of ``plugin`` declares in ``imports`` that fails to
     import (a broken or incomplete install of its stack), with the error; or None."""
-    import importlib
-    import warnings
-
     for kind, reg in registries.items():
         for entry in reg:
             if entry.plugin.name != plugin:

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -185,8 +186,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = int(args._execute(args) or 0)
         check_threads()  # a thread plugin code left running would keep the process alive
         return status
-
-    import warnings
 
     with exits_refused(), warnings.catch_warnings():
         warnings.showwarning = _one_line_warnings(warnings.showwarning)

@@ -14,6 +14,7 @@ which a config is checked and :mod:`evalfw.config.paths` for how paths resolve.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: the command line's `--help` and `--set` need none of this, and the
@@ -42,8 +43,6 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        import importlib
-
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value  # looked up once
         return value

@@ -15,12 +15,14 @@ they finish in, so numbers are those of a serial run.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
 import pickle
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 from typing import Any
 
 from evalfw.executors._workers import LOST_ADVICE, STOP_GRACE, attempt, begin, death, reply
@@ -84,8 +86,6 @@ class SharedPool:
     """``size`` forked workers serving maps submitted from any thread (module docstring)."""
 
     def __init__(self, size: int) -> None:
-        import multiprocessing
-
         ctx = multiprocessing.get_context("fork")
         self.workers: list[_Worker] = []
         self.lock = threading.Condition()
@@ -162,8 +162,6 @@ class SharedPool:
             pass
 
     def _dispatch(self) -> None:
-        from multiprocessing.connection import wait
-
         try:
             while not self.closing:
                 self._hand_out()

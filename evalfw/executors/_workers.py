@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable
+from multiprocessing.pool import (  # type: ignore[attr-defined]
+    ExceptionWithTraceback,  # the pool's own wrapper: pickles the traceback as text
+)
 from typing import Any
 
 from evalfw.errors import PluginError
@@ -21,9 +26,6 @@ LOST_ADVICE = ("the machine may have run out of memory (see `dmesg`), or plugin 
 
 def attempt(task: Callable[[Any, Any], Any], context: Any, item: Any) -> tuple[bool, Any]:
     """(True, result) or (False, the exception, carrying its traceback to the parent)."""
-    # typeshed does not declare it: the pool's own wrapper, which pickles the traceback as text
-    from multiprocessing.pool import ExceptionWithTraceback  # type: ignore[attr-defined]
-
     try:
         return True, task(context, item)
     except Exception as exc:
@@ -36,9 +38,6 @@ def attempt(task: Callable[[Any, Any], Any], context: Any, item: Any) -> tuple[b
 
 def watch_parent(parent: int) -> None:
     """End this worker once its parent is gone (it was killed, e.g. with SIGKILL)."""
-    import threading
-    import time
-
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK)

@@ -15,10 +15,13 @@ pickles share one pool that serves them side by side (:mod:`evalfw.executors._sh
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import pickle
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from typing import Any, ClassVar
 
 from evalfw.executors._workers import (
@@ -83,8 +86,6 @@ class _Pool:
     """``size`` forked workers computing ``task(context, item)`` (see the module docstring)."""
 
     def __init__(self, size: int, task: Callable[[Any, Any], Any], context: Any) -> None:
-        import multiprocessing
-
         ctx = multiprocessing.get_context("fork")
         self.workers: list[_Worker] = []
         try:
@@ -103,9 +104,6 @@ class _Pool:
     def load(self, task: Callable[[Any, Any], Any], context: Any) -> bool:
         """Give every worker a new map's ``task`` and ``context``, pickled once; False when
         they do not pickle or a worker cannot take them (the caller forks a new pool)."""
-        import pickle
-        from multiprocessing.connection import wait
-
         try:
             payload = pickle.dumps(("map", task, context), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # a lambda, a lock: inherited through a fork instead
@@ -124,8 +122,6 @@ class _Pool:
     def results(self, items: Sequence[Any], done: Callable[[int], None] | None
                 ) -> Iterator[Any]:
         """Results in item order; ``done(i)`` as each item finishes, in any order."""
-        from multiprocessing.connection import wait
-
         finished: dict[int, tuple[bool, Any]] = {}
         idle, busy = list(self.workers), {}
         sent = turn = 0
@@ -224,8 +220,6 @@ class Processes(Executor):
 
     @property
     def streams(self) -> bool:  # type: ignore[override]
-        import multiprocessing
-
         return self._session and self.parallelism >= 2 and \
             "fork" in multiprocessing.get_all_start_methods()
 
@@ -249,8 +243,6 @@ class Processes(Executor):
 
     def _forked(self, task: Callable[[Any, Item], Result], items: Sequence[Item],
                 context: Any, done: Callable[[int], None] | None = None) -> Iterator[Result]:
-        import multiprocessing  # here: most commands never start a pool
-
         workers = self.options["workers"] if self._session else \
             min(self.options["workers"], len(items))
         if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():

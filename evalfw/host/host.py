@@ -8,6 +8,7 @@ and skipped; commands that do not need it keep working.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import sys
@@ -163,8 +164,6 @@ class PluginHost:
 
     def load_plugin_dir(self, directory: Path, blocked: set[str] | None = None) -> None:
         """Register every ``*.py`` file of ``directory`` (a local plugin directory)."""
-        import hashlib  # only plugin directories need it
-
         if not directory.is_dir():
             raise PluginError(
                 f"plugin directory {directory} does not exist or is not a directory; "

@@ -21,6 +21,7 @@ import copyreg
 import functools
 import hashlib
 import importlib
+import socket
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -97,8 +98,6 @@ def install(file: PluginSource) -> ModuleType:
     found = sys.modules.get(file.module)
     if found is not None:  # the client itself, or an earlier run on this worker
         return found
-    import socket
-
     where = f"plugin file {file.path} on {socket.gethostname()}"
     digest = hashlib.sha256(file.source).hexdigest()
     if digest != file.sha256:

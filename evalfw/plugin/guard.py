@@ -30,6 +30,7 @@ import signal
 import sys
 import sysconfig
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType, TracebackType
@@ -217,8 +218,6 @@ def check_threads(grace: float = THREAD_GRACE_SECONDS) -> None:
     """Refuse a thread plugin code started and left running (after waiting ``grace`` seconds
     in all for such threads to end): the process would not end while it runs. A fork plugin
     code made outside a guarded call (at import) is refused here too, and its child stopped."""
-    import time
-
     if _forked_by is not None:  # the child of such a fork got this far: it does no more
         _REAL_EXIT(FORKED_CHILD_STATUS)
     if _forks:

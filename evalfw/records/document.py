@@ -10,6 +10,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Mapping
+from fractions import Fraction
 from importlib import resources
 from typing import Any
 
@@ -102,8 +103,6 @@ def _default(value: Any) -> Any:
         return list(value)
     if isinstance(value, Mapping):  # read-only config mappings (MappingProxyType)
         return dict(value)
-    from fractions import Fraction
-
     if isinstance(value, Fraction):
         return float(value)
     raise TypeError(f"cannot store {type(value).__name__} {value!r} in a record")

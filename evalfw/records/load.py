@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,8 +169,6 @@ def files_problem(version_dir: Path, record: Mapping[str, Any]) -> str | None:
     """Why a version's files do not match its record (its segments file missing, not a
     regular file, beyond the size limit, or with another sha256), or None. The file is read
     in blocks, so any size costs one block of memory."""
-    import stat
-
     path = version_dir / SEGMENTS_FILE
     try:
         facts = os.stat(path)  # before opening: opening a FIFO would wait for a writer

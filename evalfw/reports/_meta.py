@@ -7,6 +7,8 @@ Everything here reads ``record["meta_evaluation"]`` (written by
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -204,9 +206,6 @@ TABLES = {"statistics": (COLUMNS, statistic_rows), "tests": (TEST_COLUMNS, test_
 
 def csv_text(meta: Mapping[str, Any], table: str = "statistics") -> str:
     """One of :data:`TABLES` as CSV, floats at full precision."""
-    import csv
-    import io
-
     columns, rows = TABLES[table]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")

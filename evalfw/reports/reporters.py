@@ -9,6 +9,8 @@ every result at full precision.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -127,9 +129,6 @@ class CsvReporter(Reporter):
     extension = "csv"
 
     def render(self, record: Mapping[str, Any]) -> str:
-        import csv
-        import io
-
         from evalfw.reports import _checks
         from evalfw.reports._cells import Significance
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -168,8 +168,6 @@ class SideBySide:
 def _first_cause(exc: BaseException, futures: list[Any]) -> BaseException:
     """``exc``, or when it only says that another map's worker was lost, the failure of the
     table whose block it was (which names the table and the block)."""
-    from concurrent.futures import wait
-
     from evalfw.executors._shared_pool import PoolBroken
 
     if not isinstance(exc, PoolBroken):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
@@ -175,8 +176,6 @@ def warn(progress: Any, text: str, category: type[Warning] | None = None) -> Non
     if hook is not None:
         hook(text)
         return
-    import warnings
-
     from evalfw.errors import ResolutionWarning
 
     warnings.warn(text, category or ResolutionWarning, stacklevel=3)

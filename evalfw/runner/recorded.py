@@ -7,6 +7,7 @@ otherwise is refused (``compare``) or shown as the installed metric judges it (`
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -101,8 +102,6 @@ def rescored(stored: StoredRun, host: PluginHost) -> str | None:
     edited record. Metrics that cannot be rebuilt here are skipped (``verify`` says why); a
     segments file that cannot be read is :func:`~evalfw.records.load.files_problem`'s to
     report."""
-    import warnings
-
     from evalfw.names import shown
 
     try:

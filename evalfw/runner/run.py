@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -256,9 +258,6 @@ def run_experiment(config: Any, overrides: Iterable[str | Override] = (), *,
             st.detail += f"; {chose}"
             say(progress, chose)
     analysis = None
-    from concurrent.futures import ThreadPoolExecutor
-    from contextlib import nullcontext
-
     from evalfw.executors.blas import one_blas_thread
 
     # the segments file depends on the statistics only: it is encoded in a thread (zlib lets

@@ -13,6 +13,7 @@ tokenizer is loaded alone (:func:`builtin`, for code that needs no plugin host).
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,8 +39,6 @@ MODULES = {
 def builtin(name: str) -> type[Tokenizer]:
     """The built-in tokenizer class called ``name`` (KeyError for another name), importing
     only its module."""
-    import importlib
-
     from evalfw.tokenizers.base import Tokenizer
 
     module = importlib.import_module(MODULES[name])
