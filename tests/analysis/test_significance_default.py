@@ -20,8 +20,8 @@ from evalfw.analysis import (  # noqa: E402
 from evalfw.analysis import resampling as rs  # noqa: E402
 from evalfw.analysis.results import ComparisonResult  # noqa: E402
 from evalfw.errors import ConfigError, InputError  # noqa: E402
-from evalfw.metrics.bleu import engine  # noqa: E402
-from evalfw.metrics.bleu._batch import BatchScorer, counts_of, fast_path_applies  # noqa: E402
+from evalfw.metrics.bleu import _rows, engine  # noqa: E402
+from evalfw.metrics.bleu._batch import BatchScorer, counts_of  # noqa: E402
 from evalfw.metrics.bleu.counting import kernel  # noqa: E402
 from evalfw.metrics.bleu.stats import SegmentStats  # noqa: E402
 from tests.support import significance as sup
@@ -64,7 +64,7 @@ def test_batch_scores_equal_score_counts(options):
     idx = np.random.default_rng(4).choice(60, size=(40, 60), replace=True)
     expected = [float(engine.corpus_score(spec, stats.select(row)).score) for row in idx]
     assert matrix[:, 0].tolist() == expected
-    if fast_path_applies(spec):
+    if _rows.applies(spec):
         sums = rs.exact_product(rs.count_matrix(idx, 60), named[0][1].sums)
         slow = BatchScorer(spec, fast=False).scores(sums, None, 60)
         assert slow.tolist() == BatchScorer(spec).scores(sums).tolist()
@@ -75,8 +75,8 @@ def test_fast_path_on_random_counts():
     rng = np.random.default_rng(11)
     for options in SPECS[:7]:
         spec = sup.spec(**options)
-        assert fast_path_applies(spec) == hasattr(kernel.kernel(), "bleu_rows")
-        if not fast_path_applies(spec):
+        assert _rows.applies(spec) == hasattr(kernel.kernel(), "bleu_rows")
+        if not _rows.applies(spec):
             continue
         n = spec.max_order
         totals = rng.integers(0, 6, (300, n)) * (rng.random((300, 1)) < 0.9)

@@ -36,19 +36,14 @@ def counts_of(spec: BleuSpec, row: Any, last: Any, segments: int) -> Counts:
     )
 
 
-def fast_path_applies(spec: BleuSpec) -> bool:
-    """Whether the compiled formula scores this spec's rows."""
-    return _rows.applies(spec)
-
-
 class BatchScorer:
     """Scores of summed rows under one spec (``fast=None``: use the compiled formula where it
     applies; ``fast=False``: ``engine.score_counts`` row by row)."""
 
     def __init__(self, spec: BleuSpec, fast: bool | None = None) -> None:
         self.spec = spec
-        self.fast = fast_path_applies(spec) if fast is None else fast
-        if self.fast and not fast_path_applies(spec):
+        self.fast = _rows.applies(spec) if fast is None else fast
+        if self.fast and not _rows.applies(spec):
             raise ValueError("the compiled formula does not score this spec")
 
     def scores(self, sums: np.ndarray, last: np.ndarray | None = None,
